@@ -1,0 +1,423 @@
+//! Collects a tab's CDP events into one shared journal while actions run.
+//!
+//! One task per tab listens to every event stream the outcome needs and folds them into
+//! [`Journal`]. An action marks the journal, acts, waits for the page to settle, then
+//! drains what arrived since the mark. Dialogs are answered here, at once, because a
+//! page blocked on `alert()` would otherwise hang every later call.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::inspector::EventTargetCrashed;
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived,
+};
+use chromiumoxide::cdp::browser_protocol::page::{
+    EventFrameNavigated, EventFrameStartedLoading, EventFrameStoppedLoading,
+    EventJavascriptDialogOpening, EventNavigatedWithinDocument, EventWindowOpen,
+};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    ConsoleApiCalledType, EventConsoleApiCalled, EventExceptionThrown, RemoteObject,
+};
+use curio_record::{Observation, ObservationKind, SourceLocation};
+use futures::stream::{BoxStream, SelectAll};
+use futures::{Stream, StreamExt};
+use serde_json::json;
+use tokio::task::JoinHandle;
+
+use crate::cdp;
+use crate::outcome::Response;
+use crate::scope::Scope;
+
+/// Text typed into `prompt()` dialogs.
+pub(crate) const PROMPT_TEXT: &str = "curio";
+
+/// What the tab's events said, accumulated.
+#[derive(Debug, Default)]
+pub(crate) struct Journal {
+    pub observations: Vec<Observation>,
+    pub responses: Vec<Response>,
+    pub navigations: Vec<String>,
+    /// Requests started and not yet finished, with when they started.
+    pub inflight: HashMap<String, (Instant, String, String)>,
+    pub main_frame: Option<String>,
+    /// Main-frame navigations started (a counter, so a wait can tell "since my mark").
+    pub loads_started: u64,
+    pub loads_finished: u64,
+    pub crashed: bool,
+    pub url: String,
+    /// Last time a request started or ended.
+    pub network_changed: Option<Instant>,
+}
+
+/// Handle on the journal of one tab.
+#[derive(Debug, Clone)]
+pub(crate) struct Events {
+    journal: Arc<Mutex<Journal>>,
+}
+
+/// Positions in the journal at the start of an action.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    pub observations: usize,
+    pub responses: usize,
+    pub navigations: usize,
+    pub loads_started: u64,
+    pub at: Instant,
+}
+
+enum Event {
+    Exception(Arc<EventExceptionThrown>),
+    Console(Arc<EventConsoleApiCalled>),
+    Request(Arc<EventRequestWillBeSent>),
+    Response(Arc<EventResponseReceived>),
+    Finished(Arc<EventLoadingFinished>),
+    Failed(Arc<EventLoadingFailed>),
+    Dialog(Arc<EventJavascriptDialogOpening>),
+    WindowOpen(Arc<EventWindowOpen>),
+    Navigated(Arc<EventFrameNavigated>),
+    WithinDocument(Arc<EventNavigatedWithinDocument>),
+    StartedLoading(Arc<EventFrameStartedLoading>),
+    StoppedLoading(Arc<EventFrameStoppedLoading>),
+    Crashed,
+}
+
+async fn listen<T, F>(
+    page: &Page,
+    streams: &mut SelectAll<BoxStream<'static, Event>>,
+    wrap: F,
+) -> Result<(), chromiumoxide::error::CdpError>
+where
+    T: chromiumoxide::cdp::IntoEventKind + Unpin + Send + Sync + 'static + std::fmt::Debug,
+    F: Fn(Arc<T>) -> Event + Send + 'static,
+    chromiumoxide::listeners::EventStream<T>: Stream<Item = Arc<T>>,
+{
+    let stream = page.event_listener::<T>().await?;
+    streams.push(stream.map(wrap).boxed());
+    Ok(())
+}
+
+impl Events {
+    /// Subscribes to the tab's events and starts the task that folds them in.
+    pub(crate) async fn start(
+        page: &Page,
+        scope: Scope,
+        command_timeout: Duration,
+    ) -> Result<(Events, JoinHandle<()>), chromiumoxide::error::CdpError> {
+        let mut s = SelectAll::new();
+        listen(page, &mut s, Event::Exception).await?;
+        listen(page, &mut s, Event::Console).await?;
+        listen(page, &mut s, Event::Request).await?;
+        listen(page, &mut s, Event::Response).await?;
+        listen(page, &mut s, Event::Finished).await?;
+        listen(page, &mut s, Event::Failed).await?;
+        listen(page, &mut s, Event::Dialog).await?;
+        listen(page, &mut s, Event::WindowOpen).await?;
+        listen(page, &mut s, Event::Navigated).await?;
+        listen(page, &mut s, Event::WithinDocument).await?;
+        listen(page, &mut s, Event::StartedLoading).await?;
+        listen(page, &mut s, Event::StoppedLoading).await?;
+        listen(page, &mut s, |_: Arc<EventTargetCrashed>| Event::Crashed).await?;
+        let events = Events {
+            journal: Arc::new(Mutex::new(Journal::default())),
+        };
+        let task_events = events.clone();
+        let page = page.clone();
+        let task = tokio::spawn(async move {
+            while let Some(event) = s.next().await {
+                if let Event::Dialog(_) = &event {
+                    // Answer first: the page is frozen until we do.
+                    let page = page.clone();
+                    tokio::spawn(async move {
+                        let params = json!({"accept": true, "promptText": PROMPT_TEXT});
+                        let _ = cdp::call(
+                            &page,
+                            "Page.handleJavaScriptDialog",
+                            params,
+                            command_timeout,
+                        )
+                        .await;
+                    });
+                }
+                task_events.fold(event, &scope);
+            }
+        });
+        Ok((events, task))
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Journal> {
+        // A panic while holding the lock cannot leave the journal inconsistent in a way
+        // that matters more than losing the run, so a poisoned lock is used as is.
+        self.journal.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn mark(&self) -> Mark {
+        let j = self.lock();
+        Mark {
+            observations: j.observations.len(),
+            responses: j.responses.len(),
+            navigations: j.navigations.len(),
+            loads_started: j.loads_started,
+            at: Instant::now(),
+        }
+    }
+
+    /// Forgets request bookkeeping of a previous document (its requests will never
+    /// report finishing once the tab moves on).
+    pub(crate) fn set_main_frame(&self, frame: String) {
+        self.lock().main_frame = Some(frame);
+    }
+
+    fn fold(&self, event: Event, scope: &Scope) {
+        let mut j = self.lock();
+        let page_url = j.url.clone();
+        let observe = |kind, message: String, url: String, source: Option<SourceLocation>| {
+            // Code without a script URL (inline handlers, eval) belongs to the page.
+            let from = match &source {
+                Some(s) if !s.url.is_empty() => s.url.as_str(),
+                _ => url.as_str(),
+            };
+            let in_scope = scope.contains(from);
+            Observation {
+                step: 0,
+                kind,
+                message,
+                url,
+                source,
+                status: None,
+                method: None,
+                in_scope,
+            }
+        };
+        match event {
+            Event::Exception(e) => {
+                let d = &e.exception_details;
+                let rejection = d.text.contains("(in promise)");
+                let message = d
+                    .exception
+                    .as_ref()
+                    .and_then(describe_exception)
+                    .unwrap_or_else(|| d.text.clone());
+                let source = d
+                    .stack_trace
+                    .as_ref()
+                    .and_then(|st| st.call_frames.first())
+                    .map(|f| SourceLocation {
+                        url: f.url.clone(),
+                        line: (f.line_number + 1).max(0) as u32,
+                        column: (f.column_number + 1).max(0) as u32,
+                    })
+                    .or_else(|| {
+                        d.url.clone().map(|url| SourceLocation {
+                            url,
+                            line: (d.line_number + 1).max(0) as u32,
+                            column: (d.column_number + 1).max(0) as u32,
+                        })
+                    });
+                let kind = if rejection {
+                    ObservationKind::UnhandledRejection
+                } else {
+                    ObservationKind::UncaughtException
+                };
+                let o = observe(kind, message, page_url, source);
+                j.observations.push(o);
+            }
+            Event::Console(e) => {
+                if e.r#type != ConsoleApiCalledType::Error {
+                    return;
+                }
+                let message = e.args.iter().map(remote_text).collect::<Vec<_>>().join(" ");
+                let source = e
+                    .stack_trace
+                    .as_ref()
+                    .and_then(|st| st.call_frames.first())
+                    .map(|f| SourceLocation {
+                        url: f.url.clone(),
+                        line: (f.line_number + 1).max(0) as u32,
+                        column: (f.column_number + 1).max(0) as u32,
+                    });
+                let o = observe(ObservationKind::ConsoleError, message, page_url, source);
+                j.observations.push(o);
+            }
+            Event::Request(e) => {
+                let id = e.request_id.inner().clone();
+                if let Some(r) = &e.redirect_response {
+                    j.responses.push(Response {
+                        url: r.url.clone(),
+                        method: e.request.method.clone(),
+                        status: r.status.clamp(0, u16::MAX as i64) as u16,
+                        resource_type: resource_type(&e.r#type),
+                        in_scope: scope.contains(&r.url),
+                    });
+                }
+                let now = Instant::now();
+                j.inflight
+                    .insert(id, (now, e.request.url.clone(), e.request.method.clone()));
+                j.network_changed = Some(now);
+            }
+            Event::Response(e) => {
+                let r = &e.response;
+                let status = r.status.clamp(0, u16::MAX as i64) as u16;
+                let method = j
+                    .inflight
+                    .get(e.request_id.inner())
+                    .map(|(_, _, m)| m.clone())
+                    .unwrap_or_else(|| "GET".into());
+                let in_scope = scope.contains(&r.url);
+                j.responses.push(Response {
+                    url: r.url.clone(),
+                    method: method.clone(),
+                    status,
+                    resource_type: resource_type(&e.r#type),
+                    in_scope,
+                });
+                let kind = match status {
+                    400..=499 => ObservationKind::HttpClientError,
+                    500..=599 => ObservationKind::HttpServerError,
+                    _ => return,
+                };
+                let text = if r.status_text.is_empty() {
+                    format!("HTTP {status}")
+                } else {
+                    format!("HTTP {status} {}", r.status_text)
+                };
+                j.observations.push(Observation {
+                    step: 0,
+                    kind,
+                    message: format!("{text} for {method} {}", path_of(&r.url)),
+                    url: r.url.clone(),
+                    source: None,
+                    status: Some(status),
+                    method: Some(method),
+                    in_scope,
+                });
+            }
+            Event::Finished(e) => {
+                j.inflight.remove(e.request_id.inner());
+                j.network_changed = Some(Instant::now());
+            }
+            Event::Failed(e) => {
+                let gone = j.inflight.remove(e.request_id.inner());
+                j.network_changed = Some(Instant::now());
+                // Requests aborted because the page moved on are not failures.
+                if e.canceled == Some(true) || e.error_text == "net::ERR_ABORTED" {
+                    return;
+                }
+                // A request blocked before it was sent (an unsafe port, a blocker) was
+                // never announced; without its URL it cannot be blamed on the app.
+                let (url, method) = gone.map(|(_, u, m)| (u, m)).unwrap_or_default();
+                let in_scope = !url.is_empty() && scope.contains(&url);
+                j.observations.push(Observation {
+                    step: 0,
+                    kind: ObservationKind::NetworkFailure,
+                    message: format!("{} for {method} {url}", e.error_text),
+                    url,
+                    source: None,
+                    status: None,
+                    method: Some(method),
+                    in_scope,
+                });
+            }
+            Event::Dialog(e) => {
+                let kind = serde_json::to_value(&e.r#type)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_else(|| "dialog".into());
+                let o = observe(
+                    ObservationKind::Dialog,
+                    format!("{kind}: {}", e.message),
+                    e.url.clone(),
+                    None,
+                );
+                j.observations.push(o);
+            }
+            Event::WindowOpen(e) => {
+                let o = observe(
+                    ObservationKind::Popup,
+                    format!("opened {}", e.url),
+                    e.url.clone(),
+                    None,
+                );
+                j.observations.push(o);
+            }
+            Event::Navigated(e) => {
+                if e.frame.parent_id.is_none() {
+                    let url = e.frame.url.clone() + e.frame.url_fragment.as_deref().unwrap_or("");
+                    j.main_frame = Some(e.frame.id.inner().clone());
+                    j.url = url.clone();
+                    j.navigations.push(url);
+                }
+            }
+            Event::WithinDocument(e) => {
+                if j.main_frame.as_deref() == Some(e.frame_id.inner().as_str()) {
+                    j.url = e.url.clone();
+                    j.navigations.push(e.url.clone());
+                }
+            }
+            Event::StartedLoading(e) => {
+                if j.main_frame.is_none() || j.main_frame.as_deref() == Some(e.frame_id.inner()) {
+                    j.loads_started += 1;
+                }
+            }
+            Event::StoppedLoading(e) => {
+                if j.main_frame.is_none() || j.main_frame.as_deref() == Some(e.frame_id.inner()) {
+                    j.loads_finished = j.loads_started;
+                }
+            }
+            Event::Crashed => {
+                j.crashed = true;
+                let o = observe(
+                    ObservationKind::RendererCrash,
+                    "the page's renderer crashed".into(),
+                    page_url,
+                    None,
+                );
+                j.observations.push(o);
+            }
+        }
+    }
+}
+
+fn describe_exception(obj: &RemoteObject) -> Option<String> {
+    if let Some(d) = &obj.description {
+        // The description carries the stack after the first line.
+        return d.lines().next().map(str::to_string);
+    }
+    obj.value.as_ref().map(|v| match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    })
+}
+
+fn remote_text(obj: &RemoteObject) -> String {
+    match (&obj.value, &obj.description) {
+        (Some(serde_json::Value::String(s)), _) => s.clone(),
+        (Some(v), _) => v.to_string(),
+        (None, Some(d)) => d.lines().next().unwrap_or_default().to_string(),
+        (None, None) => obj
+            .unserializable_value
+            .as_ref()
+            .map(|u| u.inner().clone())
+            .unwrap_or_default(),
+    }
+}
+
+fn resource_type<T: serde::Serialize>(t: &T) -> String {
+    serde_json::to_value(t)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Path and query of a URL, for short messages.
+fn path_of(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(u) => match u.query() {
+            Some(q) => format!("{}?{q}", u.path()),
+            None => u.path().to_string(),
+        },
+        Err(_) => url.to_string(),
+    }
+}

@@ -1,0 +1,310 @@
+//! Acting like a user: scroll into view, move the mouse to a visible point of the
+//! element and click there, type with key events.
+
+use std::time::Duration;
+
+use chromiumoxide::Page;
+use serde_json::{Value, json};
+
+use crate::cdp;
+use crate::error::BrowserError;
+
+/// Is the top-most element at (x, y) this element or inside it? Walks into same-origin
+/// iframes, whose elements `elementFromPoint` on the top document cannot see.
+const HIT_TEST: &str = r#"function(x, y) {
+  let doc = document, px = x, py = y, e = doc.elementFromPoint(px, py);
+  while (e && (e.tagName === 'IFRAME' || e.tagName === 'FRAME') && e !== this) {
+    let inner;
+    try { inner = e.contentDocument; } catch (_) { inner = null; }
+    if (!inner) break;
+    const r = e.getBoundingClientRect();
+    px -= r.left + e.clientLeft; py -= r.top + e.clientTop;
+    doc = inner; e = doc.elementFromPoint(px, py);
+  }
+  if (!e) return false;
+  if (e === this || this.contains(e)) return true;
+  // A label forwards its clicks to its control.
+  const label = e.closest && e.closest('label');
+  return !!label && label.control === this;
+}"#;
+
+/// Notes whether the next click event reaches this element, so a press that landed
+/// elsewhere (the element moved on hover, after the check) is caught.
+const ARM_CLICK: &str = r#"function() {
+  const el = this;
+  el.__curioClicked = false;
+  el.addEventListener('click', () => { el.__curioClicked = true; }, {once: true, capture: true});
+}"#;
+
+const WAS_CLICKED: &str = "function() { return this.__curioClicked === true; }";
+
+const SELECT_CONTENT: &str = r#"function() {
+  this.focus();
+  if (typeof this.select === 'function') { this.select(); return; }
+  const r = this.ownerDocument.createRange(); r.selectNodeContents(this);
+  const s = this.ownerDocument.getSelection(); s.removeAllRanges(); s.addRange(r);
+}"#;
+
+/// Inputs whose browser UI takes typed digits in a locale-dependent order: their value is
+/// set the way the UI would set it, with the same events.
+const SET_VALUE: &str = r#"function(v) {
+  this.focus();
+  const d = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(this), 'value');
+  if (d && d.set) d.set.call(this, v); else this.value = v;
+  this.dispatchEvent(new Event('input', {bubbles: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+}"#;
+
+const SELECT_OPTION: &str = r#"function(v) {
+  const opts = Array.from(this.options || []);
+  const o = opts.find(o => o.value === v) || opts.find(o => o.text.trim() === v);
+  if (!o) return false;
+  this.focus();
+  if (this.multiple) { o.selected = !o.selected; } else { this.value = o.value; }
+  this.dispatchEvent(new Event('input', {bubbles: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+  return true;
+}"#;
+
+/// Value-setting input types (see [`SET_VALUE`]).
+const PICKER_TYPES: [&str; 7] = [
+    "date",
+    "time",
+    "datetime-local",
+    "month",
+    "week",
+    "color",
+    "range",
+];
+
+/// Longest prefix typed key by key; the rest is inserted as text in one go, which
+/// fires the same input events without one round trip per character.
+const KEYED_PREFIX: usize = 64;
+
+pub(crate) struct Input<'a> {
+    pub page: &'a Page,
+    pub deadline: Duration,
+}
+
+impl Input<'_> {
+    async fn call(&self, method: &'static str, params: Value) -> Result<Value, BrowserError> {
+        cdp::call(self.page, method, params, self.deadline).await
+    }
+
+    pub(crate) async fn call_on(
+        &self,
+        object_id: &str,
+        function: &str,
+        args: Vec<Value>,
+    ) -> Result<Value, BrowserError> {
+        let arguments: Vec<Value> = args.into_iter().map(|v| json!({"value": v})).collect();
+        let v = self
+            .call(
+                "Runtime.callFunctionOn",
+                json!({
+                    "objectId": object_id,
+                    "functionDeclaration": function,
+                    "arguments": arguments,
+                    "returnByValue": true,
+                    "userGesture": true,
+                    "awaitPromise": false,
+                }),
+            )
+            .await?;
+        Ok(v.pointer("/result/value").cloned().unwrap_or(Value::Null))
+    }
+
+    /// The element's live object: by backend node id, else by selector in the main
+    /// document (the node was replaced, e.g. by a re-render).
+    pub(crate) async fn resolve(
+        &self,
+        backend_node_id: i64,
+        selector: &str,
+        frame: usize,
+    ) -> Option<String> {
+        if backend_node_id > 0 {
+            let r = self
+                .call("DOM.resolveNode", json!({"backendNodeId": backend_node_id}))
+                .await;
+            if let Ok(v) = r {
+                if let Some(id) = v.pointer("/object/objectId").and_then(Value::as_str) {
+                    return Some(id.to_string());
+                }
+            }
+        }
+        if frame != 0 || selector.is_empty() {
+            return None;
+        }
+        let expr = format!(
+            "document.querySelector({})",
+            serde_json::to_string(selector).ok()?
+        );
+        let v = self
+            .call("Runtime.evaluate", json!({"expression": expr}))
+            .await
+            .ok()?;
+        if v.pointer("/result/subtype").and_then(Value::as_str) == Some("null") {
+            return None;
+        }
+        v.pointer("/result/objectId")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    }
+
+    /// Clicks with real mouse events at a visible point of the element. Returns `true`
+    /// when the element was covered or kept moving away and was clicked by script.
+    pub(crate) async fn click(&self, object_id: &str) -> Result<bool, BrowserError> {
+        let _ = self
+            .call("DOM.scrollIntoViewIfNeeded", json!({"objectId": object_id}))
+            .await;
+        for _attempt in 0..3 {
+            let Some((x, y)) = self.visible_point(object_id).await else {
+                break;
+            };
+            if !self.hits(object_id, x, y).await? {
+                break;
+            }
+            self.mouse("mouseMoved", x, y).await?;
+            // Hovering may move or cover the element (menus, runaway buttons): look again.
+            let still = self.visible_point(object_id).await;
+            let Some((x2, y2)) = still else { break };
+            if (x2 - x).abs() > 1.0 || (y2 - y).abs() > 1.0 || !self.hits(object_id, x, y).await? {
+                continue;
+            }
+            self.call_on(object_id, ARM_CLICK, vec![]).await?;
+            self.mouse("mousePressed", x, y).await?;
+            self.mouse("mouseReleased", x, y).await?;
+            // If the page went away with the click, the click did its work.
+            match self.call_on(object_id, WAS_CLICKED, vec![]).await {
+                Ok(Value::Bool(false)) => continue,
+                _ => return Ok(false),
+            }
+        }
+        self.call_on(object_id, "function() { this.click(); }", vec![])
+            .await?;
+        Ok(true)
+    }
+
+    async fn visible_point(&self, object_id: &str) -> Option<(f64, f64)> {
+        let v = self
+            .call("DOM.getContentQuads", json!({"objectId": object_id}))
+            .await
+            .ok()?;
+        let quads = v.get("quads")?.as_array()?;
+        for q in quads {
+            let p: Vec<f64> = q.as_array()?.iter().filter_map(Value::as_f64).collect();
+            if p.len() != 8 {
+                continue;
+            }
+            let xs = [p[0], p[2], p[4], p[6]];
+            let ys = [p[1], p[3], p[5], p[7]];
+            let w = xs.iter().cloned().fold(f64::MIN, f64::max)
+                - xs.iter().cloned().fold(f64::MAX, f64::min);
+            let h = ys.iter().cloned().fold(f64::MIN, f64::max)
+                - ys.iter().cloned().fold(f64::MAX, f64::min);
+            if w >= 1.0 && h >= 1.0 {
+                return Some((xs.iter().sum::<f64>() / 4.0, ys.iter().sum::<f64>() / 4.0));
+            }
+        }
+        None
+    }
+
+    async fn hits(&self, object_id: &str, x: f64, y: f64) -> Result<bool, BrowserError> {
+        let v = self
+            .call_on(object_id, HIT_TEST, vec![json!(x), json!(y)])
+            .await?;
+        Ok(v.as_bool().unwrap_or(false))
+    }
+
+    async fn mouse(&self, kind: &str, x: f64, y: f64) -> Result<(), BrowserError> {
+        let mut params = json!({"type": kind, "x": x, "y": y});
+        if kind != "mouseMoved" {
+            params["button"] = json!("left");
+            params["buttons"] = json!(if kind == "mousePressed" { 1 } else { 0 });
+            params["clickCount"] = json!(1);
+        }
+        self.call("Input.dispatchMouseEvent", params)
+            .await
+            .map(|_| ())
+    }
+
+    /// Replaces the element's content with `value`, typed. Returns the click fallback
+    /// flag of focusing it.
+    pub(crate) async fn fill(
+        &self,
+        object_id: &str,
+        value: &str,
+        input_type: &str,
+    ) -> Result<bool, BrowserError> {
+        if PICKER_TYPES.contains(&input_type) {
+            self.call_on(object_id, SET_VALUE, vec![json!(value)])
+                .await?;
+            return Ok(false);
+        }
+        let fallback = self.click(object_id).await?;
+        self.call_on(object_id, SELECT_CONTENT, vec![]).await?;
+        if value.is_empty() {
+            self.key("Backspace", "Backspace", None, 8).await?;
+            return Ok(fallback);
+        }
+        let split = value
+            .char_indices()
+            .nth(KEYED_PREFIX)
+            .map_or(value.len(), |(i, _)| i);
+        for c in value[..split].chars() {
+            match c {
+                '\n' => self.key("Enter", "Enter", Some("\r"), 13).await?,
+                c => {
+                    let text = c.to_string();
+                    self.call(
+                        "Input.dispatchKeyEvent",
+                        json!({"type": "keyDown", "key": text, "text": text, "unmodifiedText": text}),
+                    )
+                    .await?;
+                    self.call(
+                        "Input.dispatchKeyEvent",
+                        json!({"type": "keyUp", "key": text}),
+                    )
+                    .await?;
+                }
+            }
+        }
+        if split < value.len() {
+            self.call("Input.insertText", json!({"text": &value[split..]}))
+                .await?;
+        }
+        Ok(fallback)
+    }
+
+    async fn key(
+        &self,
+        key: &str,
+        code: &str,
+        text: Option<&str>,
+        vk: i64,
+    ) -> Result<(), BrowserError> {
+        let mut down =
+            json!({"type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": vk});
+        if let Some(t) = text {
+            down["text"] = json!(t);
+        }
+        self.call("Input.dispatchKeyEvent", down).await?;
+        self.call(
+            "Input.dispatchKeyEvent",
+            json!({"type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": vk}),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// Chooses the option with this value (or visible text). `false` if there is none.
+    pub(crate) async fn select(&self, object_id: &str, value: &str) -> Result<bool, BrowserError> {
+        let _ = self
+            .call("DOM.scrollIntoViewIfNeeded", json!({"objectId": object_id}))
+            .await;
+        let v = self
+            .call_on(object_id, SELECT_OPTION, vec![json!(value)])
+            .await?;
+        Ok(v.as_bool().unwrap_or(false))
+    }
+}

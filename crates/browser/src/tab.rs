@@ -1,0 +1,549 @@
+//! One tab in a browser context of its own: navigate, snapshot, perform, screenshot.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chromiumoxide::Page;
+use chromiumoxide::cdp::browser_protocol::page::CaptureScreenshotFormat;
+use chromiumoxide::page::ScreenshotParams;
+use chromiumoxide::types::{Command, Method, MethodId};
+use curio_page::{COMPUTED_STYLES, DomSnapshot, Target};
+use curio_record::ObservationKind;
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+
+use crate::cdp;
+use crate::coverage::CoverageMap;
+use crate::error::BrowserError;
+use crate::events::Events;
+use crate::input::Input;
+use crate::launch::{Browser, Timeouts};
+use crate::outcome::Outcome;
+use crate::scope::Scope;
+use crate::settle::{page_probe, settle, stop_loading};
+
+/// Something a user does to one element.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UserAction {
+    Click(Target),
+    /// Replace the content with this text; the string is the input type
+    /// (`text`, `email`, `date`, ...), which decides how it is typed.
+    Fill(Target, String, String),
+    /// Choose the option with this value (or text).
+    Select(Target, String),
+    Check(Target),
+}
+
+impl UserAction {
+    pub fn target(&self) -> &Target {
+        match self {
+            UserAction::Click(t)
+            | UserAction::Fill(t, _, _)
+            | UserAction::Select(t, _)
+            | UserAction::Check(t) => t,
+        }
+    }
+}
+
+/// A page as captured: its DOM snapshot plus where it was.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    pub url: String,
+    pub title: String,
+    pub snapshot: DomSnapshot,
+}
+
+/// `DOMSnapshot.captureSnapshot`, answered straight into the page crate's wire types.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CaptureSnapshot {
+    computed_styles: Vec<&'static str>,
+    include_paint_order: bool,
+    #[serde(rename = "includeDOMRects")]
+    include_dom_rects: bool,
+}
+
+impl Method for CaptureSnapshot {
+    fn identifier(&self) -> MethodId {
+        "DOMSnapshot.captureSnapshot".into()
+    }
+}
+
+impl Command for CaptureSnapshot {
+    type Response = DomSnapshot;
+}
+
+pub struct Tab {
+    page: Page,
+    browser: Arc<chromiumoxide::Browser>,
+    context: Option<Value>,
+    events: Events,
+    event_task: JoinHandle<()>,
+    timeouts: Timeouts,
+    scope: Scope,
+    collect_coverage: bool,
+    coverage: CoverageMap,
+}
+
+impl std::fmt::Debug for Tab {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tab")
+            .field("target", self.page.target_id())
+            .finish()
+    }
+}
+
+impl Drop for Tab {
+    fn drop(&mut self) {
+        self.event_task.abort();
+    }
+}
+
+impl Tab {
+    pub(crate) async fn open(browser: &Browser) -> Result<Tab, BrowserError> {
+        let deadline = browser.config.timeouts.command;
+        let context = browser_call(
+            &browser.inner,
+            "Target.createBrowserContext",
+            json!({"disposeOnDetach": true}),
+            deadline,
+        )
+        .await
+        .ok()
+        .and_then(|v| v.get("browserContextId").cloned());
+        let (page, events, event_task) = open_page(
+            browser.inner.as_ref(),
+            context.as_ref(),
+            &browser.config.scope,
+            &browser.config.timeouts,
+            browser.config.coverage,
+        )
+        .await?;
+        Ok(Tab {
+            page,
+            browser: browser.inner.clone(),
+            context,
+            events,
+            event_task,
+            timeouts: browser.config.timeouts,
+            scope: browser.config.scope.clone(),
+            collect_coverage: browser.config.coverage,
+            coverage: CoverageMap::default(),
+        })
+    }
+
+    pub fn scope(&self) -> &Scope {
+        &self.scope
+    }
+
+    pub fn timeouts(&self) -> &Timeouts {
+        &self.timeouts
+    }
+
+    /// The main frame's URL as last seen.
+    pub fn url(&self) -> String {
+        self.events.lock().url.clone()
+    }
+
+    /// Navigates the tab and waits for the page to settle. A URL that cannot be loaded
+    /// (refused, unknown host) is not an error: it is in `Outcome::navigation_error`.
+    pub async fn goto(&mut self, url: &str) -> Result<Outcome, BrowserError> {
+        let started = Instant::now();
+        let mark = self.events.mark();
+        let url_before = self.url();
+        let answer = cdp::call(
+            &self.page,
+            "Page.navigate",
+            json!({"url": url}),
+            self.timeouts.navigation,
+        )
+        .await;
+        let mut navigation_error = None;
+        match answer {
+            Ok(v) => {
+                if let Some(e) = v.get("errorText").and_then(Value::as_str) {
+                    navigation_error = Some(e.to_string());
+                }
+                if let Some(f) = v.get("frameId").and_then(Value::as_str) {
+                    self.events.set_main_frame(f.to_string());
+                }
+            }
+            Err(BrowserError::Timeout { .. }) => {
+                stop_loading(&self.page, &self.timeouts).await;
+                navigation_error = Some(format!(
+                    "navigation to {url} did not commit within {:?}",
+                    self.timeouts.navigation
+                ));
+            }
+            Err(e) => return Err(e),
+        }
+        let expect = navigation_error.is_none();
+        let mut outcome = self
+            .finish(mark, url_before, started, false, expect)
+            .await?;
+        outcome.navigation_error = navigation_error;
+        Ok(outcome)
+    }
+
+    /// Performs one user action and waits for the page to settle.
+    pub async fn perform(&mut self, action: &UserAction) -> Result<Outcome, BrowserError> {
+        let started = Instant::now();
+        let mark = self.events.mark();
+        let url_before = self.url();
+        let target = action.target();
+        let input = Input {
+            page: &self.page,
+            deadline: self.timeouts.command,
+        };
+        let object = input
+            .resolve(target.backend_node_id, &target.selector, target.frame)
+            .await
+            .ok_or_else(|| BrowserError::Stale {
+                locator: target.locator.clone(),
+                selector: target.selector.clone(),
+            })?;
+        let js_fallback = match action {
+            UserAction::Click(_) | UserAction::Check(_) => input.click(&object).await,
+            UserAction::Fill(_, value, input_type) => input.fill(&object, value, input_type).await,
+            UserAction::Select(_, value) => input.select(&object, value).await.map(|_| false),
+        };
+        let js_fallback = match js_fallback {
+            Ok(f) => f,
+            // The action itself may have crashed the page or navigated it mid-call.
+            Err(e) if self.events.lock().crashed => {
+                let _ = e;
+                false
+            }
+            Err(e) => return Err(e),
+        };
+        self.finish(mark, url_before, started, js_fallback, false)
+            .await
+    }
+
+    async fn finish(
+        &mut self,
+        mark: crate::events::Mark,
+        url_before: String,
+        started: Instant,
+        js_click_fallback: bool,
+        expect_navigation: bool,
+    ) -> Result<Outcome, BrowserError> {
+        let settled = settle(
+            &self.page,
+            &self.events,
+            mark,
+            &self.timeouts,
+            expect_navigation,
+        )
+        .await;
+        let followed = self.handle_popups(mark).await;
+        let crashed = self.events.lock().crashed;
+        if !crashed && self.collect_coverage {
+            self.take_coverage().await;
+        }
+        let mut outcome = {
+            let j = self.events.lock();
+            Outcome {
+                url_before,
+                url_after: j.url.clone(),
+                navigations: j.navigations[mark.navigations..].to_vec(),
+                responses: j.responses[mark.responses..].to_vec(),
+                observations: j.observations[mark.observations..].to_vec(),
+                js_click_fallback,
+                settle_timed_out: settled.timed_out.is_some(),
+                settle_detail: settled.timed_out,
+                navigation_error: None,
+                crashed,
+                duration: Duration::ZERO,
+            }
+        };
+        if let Some(url) = followed {
+            let more = Box::pin(self.goto(&url)).await?;
+            outcome.url_after = more.url_after;
+            outcome.navigations.extend(more.navigations);
+            outcome.responses.extend(more.responses);
+            outcome.observations.extend(more.observations);
+            outcome.settle_timed_out |= more.settle_timed_out;
+            outcome.crashed |= more.crashed;
+        }
+        if outcome.crashed {
+            self.recover().await?;
+        }
+        outcome.duration = started.elapsed();
+        Ok(outcome)
+    }
+
+    /// Closes windows this tab opened. When the action did nothing but open an in-scope
+    /// page elsewhere (a `target=_blank` link), returns its URL so the tab can follow.
+    async fn handle_popups(&self, mark: crate::events::Mark) -> Option<String> {
+        let (opened, navigated) = {
+            let j = self.events.lock();
+            let opened: Vec<(String, bool)> = j.observations[mark.observations..]
+                .iter()
+                .filter(|o| o.kind == ObservationKind::Popup)
+                .map(|o| (o.url.clone(), o.in_scope))
+                .collect();
+            (opened, j.navigations.len() > mark.navigations)
+        };
+        if opened.is_empty() {
+            return None;
+        }
+        // Give the new target a moment to register before listing targets.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let me = self.page.target_id().inner().clone();
+        if let Ok(v) = browser_call(
+            &self.browser,
+            "Target.getTargets",
+            json!({}),
+            self.timeouts.command,
+        )
+        .await
+        {
+            for t in v
+                .get("targetInfos")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if t.get("openerId").and_then(Value::as_str) == Some(me.as_str()) {
+                    if let Some(id) = t.get("targetId").and_then(Value::as_str) {
+                        let _ = browser_call(
+                            &self.browser,
+                            "Target.closeTarget",
+                            json!({"targetId": id}),
+                            self.timeouts.command,
+                        )
+                        .await;
+                    }
+                }
+            }
+        }
+        if navigated {
+            return None;
+        }
+        opened
+            .into_iter()
+            .find(|(url, in_scope)| *in_scope && url.starts_with("http"))
+            .map(|(url, _)| url)
+    }
+
+    /// Replaces a crashed page with a fresh one in the same context.
+    async fn recover(&mut self) -> Result<(), BrowserError> {
+        let old = self.page.target_id().inner().clone();
+        let _ = browser_call(
+            &self.browser,
+            "Target.closeTarget",
+            json!({"targetId": old}),
+            self.timeouts.command,
+        )
+        .await;
+        let (page, events, task) = open_page(
+            &self.browser,
+            self.context.as_ref(),
+            &self.scope,
+            &self.timeouts,
+            self.collect_coverage,
+        )
+        .await?;
+        self.event_task.abort();
+        self.page = page;
+        self.events = events;
+        self.event_task = task;
+        Ok(())
+    }
+
+    /// One `DOMSnapshot.captureSnapshot` with layout, paint order, clickability, the
+    /// computed styles the page model needs, input values and checked state.
+    pub async fn snapshot(&self) -> Result<Capture, BrowserError> {
+        let snapshot = cdp::execute(
+            &self.page,
+            CaptureSnapshot {
+                computed_styles: COMPUTED_STYLES.to_vec(),
+                include_paint_order: true,
+                include_dom_rects: true,
+            },
+            self.timeouts.command,
+        )
+        .await?;
+        let text = |i: i64| {
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| snapshot.strings.get(i))
+                .cloned()
+                .unwrap_or_default()
+        };
+        let (url, title) = snapshot
+            .documents
+            .first()
+            .map(|d| (text(d.document_url), text(d.title)))
+            .unwrap_or_default();
+        Ok(Capture {
+            url,
+            title,
+            snapshot,
+        })
+    }
+
+    /// A PNG of the viewport.
+    pub async fn screenshot(&self) -> Result<Vec<u8>, BrowserError> {
+        let params = ScreenshotParams::builder()
+            .format(CaptureScreenshotFormat::Png)
+            .build();
+        match tokio::time::timeout(self.timeouts.command, self.page.screenshot(params)).await {
+            Err(_) => Err(BrowserError::Timeout {
+                method: "Page.captureScreenshot".into(),
+                after: self.timeouts.command,
+            }),
+            Ok(Err(e)) => Err(BrowserError::Call {
+                method: "Page.captureScreenshot".into(),
+                reason: e.to_string(),
+            }),
+            Ok(Ok(png)) => Ok(png),
+        }
+    }
+
+    /// Evaluates a JavaScript expression in the main frame and returns its value.
+    pub async fn evaluate(&self, expression: &str) -> Result<Value, BrowserError> {
+        let v = cdp::call(
+            &self.page,
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+            self.timeouts.command,
+        )
+        .await?;
+        if let Some(d) = v.get("exceptionDetails") {
+            return Err(BrowserError::Answer {
+                method: "Runtime.evaluate".into(),
+                reason: d.to_string(),
+            });
+        }
+        Ok(v.pointer("/result/value").cloned().unwrap_or(Value::Null))
+    }
+
+    /// Crashes the renderer on purpose (`Page.crash`), as tests of crash handling need,
+    /// and returns the outcome: the crash recorded and a fresh page in its place.
+    pub async fn crash(&mut self) -> Result<Outcome, BrowserError> {
+        let started = Instant::now();
+        let mark = self.events.mark();
+        let url_before = self.url();
+        let _ = cdp::call(&self.page, "Page.crash", json!({}), Duration::from_secs(2)).await;
+        let end = Instant::now() + self.timeouts.command;
+        while !self.events.lock().crashed && Instant::now() < end {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        self.finish(mark, url_before, started, false, false).await
+    }
+
+    async fn take_coverage(&mut self) {
+        if let Ok(v) = cdp::call(
+            &self.page,
+            "Profiler.takePreciseCoverage",
+            json!({}),
+            self.timeouts.command,
+        )
+        .await
+        {
+            self.coverage.absorb(&v);
+        }
+    }
+
+    /// JavaScript coverage accumulated by this tab (empty unless enabled).
+    pub fn coverage(&self) -> &CoverageMap {
+        &self.coverage
+    }
+
+    /// Closes the tab and disposes of its browser context.
+    pub async fn close(self) {
+        let deadline = self.timeouts.command;
+        let target = self.page.target_id().inner().clone();
+        let _ = browser_call(
+            &self.browser,
+            "Target.closeTarget",
+            json!({"targetId": target}),
+            deadline,
+        )
+        .await;
+        if let Some(ctx) = &self.context {
+            let _ = browser_call(
+                &self.browser,
+                "Target.disposeBrowserContext",
+                json!({"browserContextId": ctx}),
+                deadline,
+            )
+            .await;
+        }
+    }
+}
+
+async fn open_page(
+    browser: &chromiumoxide::Browser,
+    context: Option<&Value>,
+    scope: &Scope,
+    timeouts: &Timeouts,
+    coverage: bool,
+) -> Result<(Page, Events, JoinHandle<()>), BrowserError> {
+    let mut params =
+        chromiumoxide::cdp::browser_protocol::target::CreateTargetParams::new("about:blank");
+    if let Some(ctx) = context.and_then(Value::as_str) {
+        params.browser_context_id = Some(ctx.to_string().into());
+    }
+    let page = match tokio::time::timeout(timeouts.command, browser.new_page(params)).await {
+        Err(_) => {
+            return Err(BrowserError::Tab {
+                reason: format!("no new page within {:?}", timeouts.command),
+            });
+        }
+        Ok(Err(e)) => {
+            return Err(BrowserError::Tab {
+                reason: e.to_string(),
+            });
+        }
+        Ok(Ok(p)) => p,
+    };
+    let (events, task) = Events::start(&page, scope.clone(), timeouts.command)
+        .await
+        .map_err(|e| BrowserError::Tab {
+            reason: e.to_string(),
+        })?;
+    let d = timeouts.command;
+    cdp::call(
+        &page,
+        "Page.addScriptToEvaluateOnNewDocument",
+        json!({"source": page_probe()}),
+        d,
+    )
+    .await?;
+    if coverage {
+        cdp::call(&page, "Profiler.enable", json!({}), d).await?;
+        cdp::call(
+            &page,
+            "Profiler.startPreciseCoverage",
+            json!({"callCount": false, "detailed": true}),
+            d,
+        )
+        .await?;
+    }
+    Ok((page, events, task))
+}
+
+/// A browser-level CDP call (targets, contexts) with a deadline.
+async fn browser_call(
+    browser: &chromiumoxide::Browser,
+    method: &'static str,
+    params: Value,
+    deadline: Duration,
+) -> Result<Value, BrowserError> {
+    let cmd = cdp::Raw::new(method, params);
+    match tokio::time::timeout(deadline, browser.execute(cmd)).await {
+        Err(_) => Err(BrowserError::Timeout {
+            method: method.into(),
+            after: deadline,
+        }),
+        Ok(Err(e)) => Err(BrowserError::Call {
+            method: method.into(),
+            reason: e.to_string(),
+        }),
+        Ok(Ok(r)) => Ok(r.result),
+    }
+}

@@ -1,0 +1,134 @@
+//! From raw arguments to a validated `RunConfig`, and the errors the binary knows, each
+//! with its documented exit code.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use curio_browser::{BrowserConfig, Scope, Timeouts};
+use curio_runner::{RunConfig, RunError, StrategyKind};
+use url::Url;
+
+use crate::args::{BrowserArgs, RunArgs};
+
+/// Why the binary stops without a result.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// Bad flags, URL or configuration: exit 2.
+    Usage(String),
+    /// The browser, the store or the network failed: exit 3.
+    Infra(String),
+}
+
+impl Failure {
+    pub(crate) fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Usage(_) => 2,
+            Failure::Infra(_) => 3,
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Usage(m) | Failure::Infra(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<RunError> for Failure {
+    fn from(e: RunError) -> Self {
+        // One line: the chain of causes joined, as the user needs them.
+        let mut message = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            let text = s.to_string();
+            if !message.contains(&text) {
+                message.push_str(": ");
+                message.push_str(&text);
+            }
+            source = s.source();
+        }
+        Failure::Infra(message)
+    }
+}
+
+/// Parses the start URL: absolute, http or https.
+pub(crate) fn start_url(raw: &str) -> Result<Url, Failure> {
+    let url = Url::parse(raw).map_err(|e| {
+        Failure::Usage(format!(
+            "invalid URL '{raw}': {e} (expected an absolute http:// or https:// URL)"
+        ))
+    })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(Failure::Usage(format!(
+            "invalid URL '{raw}': scheme '{}' is not supported (expected http:// or https://)",
+            url.scheme()
+        )));
+    }
+    Ok(url)
+}
+
+pub(crate) fn run_config(
+    raw_url: &str,
+    run: &RunArgs,
+    browser: &BrowserArgs,
+    default_time: Duration,
+) -> Result<RunConfig, Failure> {
+    let start = start_url(raw_url)?;
+    for origin in &run.origins {
+        let ok = Url::parse(origin).is_ok_and(|u| matches!(u.scheme(), "http" | "https"));
+        if !ok {
+            return Err(Failure::Usage(format!(
+                "invalid value '{origin}' for '--origin <URL>': expected an http:// or https:// origin"
+            )));
+        }
+    }
+    if let Some(ws) = &browser.browser_ws {
+        let ok = Url::parse(ws).is_ok_and(|u| matches!(u.scheme(), "ws" | "wss"));
+        if !ok {
+            return Err(Failure::Usage(format!(
+                "invalid value '{ws}' for '--browser-ws <WS_URL>': expected a ws:// or wss:// DevTools URL"
+            )));
+        }
+    }
+    let timeouts = Timeouts {
+        navigation: browser.nav_timeout,
+        ..Timeouts::default()
+    };
+    let browser_config = BrowserConfig::builder()
+        .chrome(browser.chrome.clone())
+        .ws_url(browser.browser_ws.clone())
+        .timeouts(timeouts)
+        .scope(Scope::new(&start, &run.origins))
+        .coverage(!run.no_coverage)
+        .build();
+    let seed = run.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+    });
+    Ok(RunConfig {
+        start_url: start,
+        time: run.time.unwrap_or(default_time),
+        max_actions: run.max_actions,
+        episode_steps: run.episode_steps,
+        seed,
+        strategy: StrategyKind::Random,
+        out_dir: run.out.clone(),
+        screenshots: !run.no_screenshots,
+        browser: browser_config,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_must_be_absolute_http() {
+        assert!(matches!(start_url("not-a-url"), Err(Failure::Usage(_))));
+        assert!(matches!(start_url("ftp://x/"), Err(Failure::Usage(_))));
+        assert!(start_url("http://127.0.0.1:9/").is_ok());
+    }
+}

@@ -1,0 +1,136 @@
+//! From observations to findings: what counts, and when two are the same failure.
+
+use curio_record::Observation;
+
+/// Deduplication key of an observation: kind, normalised message and where it comes
+/// from (script location, else the URL path), with numbers generalised so the same
+/// fault at `/reviews/3` and `/reviews/5`, or at line 40 of two builds' bundles, is one.
+pub fn signature(o: &Observation) -> String {
+    let place = match &o.source {
+        Some(s) if !s.url.is_empty() => format!("{}:{}", url_path(&s.url), s.line),
+        _ => url_path(&o.url),
+    };
+    format!(
+        "{}|{}|{}",
+        o.kind.as_str(),
+        generalize(&normalize_message(&o.message)),
+        generalize(&place)
+    )
+}
+
+/// Whether an observation becomes a finding.
+pub(crate) fn is_finding(o: &Observation) -> bool {
+    o.in_scope && o.kind.is_failure()
+}
+
+fn normalize_message(message: &str) -> String {
+    let collapsed = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    collapsed.chars().take(200).collect()
+}
+
+/// Replaces every run of digits with `N`.
+fn generalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_digits = false;
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                out.push('N');
+            }
+            in_digits = true;
+        } else {
+            out.push(c);
+            in_digits = false;
+        }
+    }
+    out
+}
+
+fn url_path(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(u) if u.has_host() => u.path().to_string(),
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use curio_record::{ObservationKind, SourceLocation};
+
+    fn obs(kind: ObservationKind, message: &str, url: &str) -> Observation {
+        Observation {
+            step: 0,
+            kind,
+            message: message.into(),
+            url: url.into(),
+            source: None,
+            status: None,
+            method: None,
+            in_scope: true,
+        }
+    }
+
+    #[test]
+    fn same_fault_on_two_ids_is_one_signature() {
+        let a = obs(
+            ObservationKind::HttpServerError,
+            "HTTP 500 for GET /api/reviews/3",
+            "http://h:1/api/reviews/3?x=1",
+        );
+        let b = obs(
+            ObservationKind::HttpServerError,
+            "HTTP 500 for GET /api/reviews/17",
+            "http://h:1/api/reviews/17?x=2",
+        );
+        assert_eq!(signature(&a), signature(&b));
+        let c = obs(
+            ObservationKind::HttpClientError,
+            "HTTP 404 for GET /api/reviews/3",
+            "http://h:1/api/reviews/3",
+        );
+        assert_ne!(signature(&a), signature(&c));
+    }
+
+    #[test]
+    fn source_location_separates_same_message() {
+        let mut a = obs(
+            ObservationKind::UncaughtException,
+            "TypeError: x is undefined",
+            "http://h/p",
+        );
+        let mut b = a.clone();
+        a.source = Some(SourceLocation {
+            url: "http://h/app.js".into(),
+            line: 10,
+            column: 1,
+        });
+        b.source = Some(SourceLocation {
+            url: "http://h/lib.js".into(),
+            line: 10,
+            column: 1,
+        });
+        assert_ne!(signature(&a), signature(&b));
+    }
+
+    #[test]
+    fn noise_and_dialogs_are_not_findings() {
+        let mut o = obs(
+            ObservationKind::NetworkFailure,
+            "net::ERR_CONNECTION_REFUSED",
+            "http://127.0.0.1:9/font.css",
+        );
+        o.in_scope = false;
+        assert!(!is_finding(&o));
+        assert!(!is_finding(&obs(
+            ObservationKind::Dialog,
+            "alert: hi",
+            "http://h/"
+        )));
+        assert!(is_finding(&obs(
+            ObservationKind::ConsoleError,
+            "boom",
+            "http://h/"
+        )));
+    }
+}

@@ -1,0 +1,485 @@
+//! The testbed: one minimal, deterministic page per browser behaviour, under `/t/...`,
+//! for the browser layer's tests, plus an index at `/` that links to all of them.
+//!
+//! It has no seeded faults: the failures here are the point of each page, and the
+//! tests that use a page know what it does.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::Form;
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use futures::{StreamExt, future, stream};
+
+use crate::html::{NO_FAVICON, escape};
+use crate::serve::Stop;
+
+/// How long the stalling endpoints stall: far beyond any test's timeout, yet finite so
+/// that a forgotten connection does not pin a task forever. They also end as soon as the
+/// app shuts down.
+const STALL: Duration = Duration::from_secs(600);
+/// How long `/t/slow-page` takes to answer.
+const SLOW_PAGE: Duration = Duration::from_millis(500);
+
+pub(crate) fn router(stop: Stop) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/t/ok", get(ok))
+        .route("/t/link", get(link))
+        .route("/t/exception", get(exception))
+        .route("/t/console", get(console))
+        .route("/t/rejection", get(rejection))
+        .route("/t/status/{code}", get(status))
+        .route("/t/fetch-status/{code}", get(fetch_status))
+        .route("/t/alert", get(alert))
+        .route("/t/confirm", get(confirm))
+        .route("/t/prompt", get(prompt))
+        .route("/t/beforeunload", get(beforeunload))
+        .route("/t/popup", get(popup))
+        .route("/t/hang", get(hang))
+        .route("/t/slow-resource", get(slow_resource))
+        .route("/t/never", get(never))
+        .route("/t/redirect-loop", get(redirect_loop))
+        .route("/t/redirect-loop2", get(redirect_loop2))
+        .route("/t/moving", get(moving))
+        .route("/t/crash", get(crash))
+        .route("/t/form", get(form).post(form_echo))
+        .route("/t/third-party", get(third_party))
+        .route("/t/iframe", get(iframe))
+        .route("/t/delayed", get(delayed))
+        .route("/t/slow-nav", get(slow_nav))
+        .route("/t/slow-page", get(slow_page))
+        .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+        .with_state(stop)
+}
+
+/// A complete document; `head` goes into `<head>` (after the title), `body` into
+/// `<body>`. Both are trusted markup.
+fn doc(title: &str, head: &str, body: &str) -> String {
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n\
+         {NO_FAVICON}\n{head}\n</head>\n<body>\n<h1>{title}</h1>\n{body}\n</body>\n</html>\n",
+        title = escape(title),
+    )
+}
+
+fn page(title: &str, body: &str) -> Html<String> {
+    Html(doc(title, "", body))
+}
+
+/// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
+/// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
+const PAGES: [&str; 26] = [
+    "/t/ok",
+    "/t/link",
+    "/t/exception",
+    "/t/console",
+    "/t/rejection",
+    "/t/status/200",
+    "/t/status/404",
+    "/t/status/500",
+    "/t/fetch-status/404",
+    "/t/fetch-status/500",
+    "/t/alert",
+    "/t/confirm",
+    "/t/prompt",
+    "/t/beforeunload",
+    "/t/popup",
+    "/t/hang",
+    "/t/never",
+    "/t/redirect-loop",
+    "/t/moving",
+    "/t/crash",
+    "/t/form",
+    "/t/third-party",
+    "/t/iframe",
+    "/t/delayed",
+    "/t/slow-nav",
+    "/t/slow-page",
+];
+
+async fn index() -> Html<String> {
+    let items: String = PAGES
+        .iter()
+        .map(|p| format!(r#"<li><a href="{p}">{p}</a></li>"#))
+        .collect();
+    page("Curio testbed", &format!("<ul>{items}</ul>"))
+}
+
+async fn ok() -> Html<String> {
+    page(
+        "OK",
+        r#"<p id="result">ready</p>
+<button id="go" type="button">Go</button>
+<script>
+document.getElementById('go').addEventListener('click', function () {
+  document.getElementById('result').textContent = 'clicked';
+});
+</script>"#,
+    )
+}
+
+async fn link() -> Html<String> {
+    page("Link", r#"<p><a id="next" href="/t/ok">Next</a></p>"#)
+}
+
+async fn exception() -> Html<String> {
+    page(
+        "Exception",
+        r#"<button id="boom" type="button">Boom</button>
+<script>
+document.getElementById('boom').addEventListener('click', function () {
+  throw new Error('testbed boom');
+});
+</script>"#,
+    )
+}
+
+async fn console() -> Html<String> {
+    page(
+        "Console",
+        r#"<button id="log" type="button">Log</button>
+<script>
+document.getElementById('log').addEventListener('click', function () {
+  console.error('testbed console error');
+});
+</script>"#,
+    )
+}
+
+async fn rejection() -> Html<String> {
+    page(
+        "Rejection",
+        r#"<button id="reject" type="button">Reject</button>
+<script>
+document.getElementById('reject').addEventListener('click', function () {
+  Promise.reject(new Error('testbed rejection'));
+});
+</script>"#,
+    )
+}
+
+/// A status worth answering with: final (not 1xx) and valid.
+fn parse_status(code: &str) -> Option<StatusCode> {
+    code.parse::<u16>()
+        .ok()
+        .filter(|c| (200..=599).contains(c))
+        .and_then(|c| StatusCode::from_u16(c).ok())
+}
+
+async fn status(Path(code): Path<String>) -> Response {
+    let Some(status) = parse_status(&code) else {
+        return (
+            StatusCode::BAD_REQUEST,
+            page("Bad status", "<p>Use a status code from 200 to 599.</p>"),
+        )
+            .into_response();
+    };
+    // These statuses must not carry a body.
+    if matches!(status.as_u16(), 204 | 205 | 304) {
+        return status.into_response();
+    }
+    let body = format!(r#"<p id="status">{}</p>"#, status.as_u16());
+    (status, page(&format!("Status {}", status.as_u16()), &body)).into_response()
+}
+
+async fn fetch_status(Path(code): Path<String>) -> Response {
+    let Some(status) = parse_status(&code) else {
+        return (
+            StatusCode::BAD_REQUEST,
+            page("Bad status", "<p>Use a status code from 200 to 599.</p>"),
+        )
+            .into_response();
+    };
+    let code = status.as_u16();
+    page(
+        &format!("Fetch status {code}"),
+        &format!(
+            r#"<p id="result">idle</p>
+<button id="fetch" type="button">Fetch</button>
+<script>
+document.getElementById('fetch').addEventListener('click', function () {{
+  fetch('/t/status/{code}').then(function (r) {{
+    document.getElementById('result').textContent = 'status ' + r.status;
+  }});
+}});
+</script>"#
+        ),
+    )
+    .into_response()
+}
+
+/// A page with `#open`, which runs `open_js` and writes its result into `#result`.
+fn dialog_page(title: &str, open_js: &str) -> Html<String> {
+    page(
+        title,
+        &format!(
+            r#"<p id="result">idle</p>
+<button id="open" type="button">Open</button>
+<script>
+document.getElementById('open').addEventListener('click', function () {{
+  var result = document.getElementById('result');
+  {open_js}
+}});
+</script>"#
+        ),
+    )
+}
+
+async fn alert() -> Html<String> {
+    dialog_page(
+        "Alert",
+        "alert('testbed alert'); result.textContent = 'alert closed';",
+    )
+}
+
+async fn confirm() -> Html<String> {
+    dialog_page(
+        "Confirm",
+        "result.textContent = String(confirm('testbed confirm'));",
+    )
+}
+
+async fn prompt() -> Html<String> {
+    dialog_page(
+        "Prompt",
+        "var answer = prompt('testbed prompt', ''); \
+         result.textContent = answer === null ? 'null' : answer;",
+    )
+}
+
+/// Chromium shows a beforeunload dialog only for a page the user interacted with, so
+/// the handler is installed by a click on `#arm`, which is that interaction.
+async fn beforeunload() -> Html<String> {
+    page(
+        "Beforeunload",
+        r#"<p id="result">idle</p>
+<button id="arm" type="button">Arm</button>
+<p><a id="leave" href="/t/ok">Leave</a></p>
+<script>
+document.getElementById('arm').addEventListener('click', function () {
+  window.addEventListener('beforeunload', function (event) {
+    event.preventDefault();
+    event.returnValue = 'testbed beforeunload';
+  });
+  document.getElementById('result').textContent = 'armed';
+});
+</script>"#,
+    )
+}
+
+async fn popup() -> Html<String> {
+    page(
+        "Popup",
+        r#"<button id="popup" type="button">Popup</button>
+<p><a id="blank" href="/t/ok" target="_blank">Open in new tab</a></p>
+<script>
+document.getElementById('popup').addEventListener('click', function () {
+  window.open('/t/ok');
+});
+</script>"#,
+    )
+}
+
+/// The image never arrives, so the load event never fires; the page is usable anyway.
+async fn hang() -> Html<String> {
+    page(
+        "Hang",
+        r#"<img src="/t/slow-resource" alt="never loads" width="10" height="10">
+<p id="result">ready</p>
+<button id="go" type="button">Go</button>
+<script>
+document.getElementById('go').addEventListener('click', function () {
+  document.getElementById('result').textContent = 'clicked';
+});
+</script>"#,
+    )
+}
+
+async fn slow_resource(State(stop): State<Stop>) -> StatusCode {
+    stop.sleep(STALL).await;
+    StatusCode::NO_CONTENT
+}
+
+/// Headers and the first part of the document go out at once; the rest waits for the
+/// stall to end, so the document never finishes loading.
+async fn never(State(stop): State<Stop>) -> Response {
+    let head = Bytes::from(
+        doc(
+            "Never",
+            "",
+            r#"<p id="partial">partial content</p>
+<p id="result">ready</p>
+<button id="go" type="button">Go</button>
+<script>
+document.getElementById('go').addEventListener('click', function () {
+  document.getElementById('result').textContent = 'clicked';
+});
+</script>"#,
+        )
+        // Cut before the closing tags so that even the parser knows it is not done.
+        .replace("</body>\n</html>\n", ""),
+    );
+    let tail = async move {
+        stop.sleep(STALL).await;
+        Ok::<_, Infallible>(Bytes::from_static(b"</body>\n</html>\n"))
+    };
+    let body = stream::once(future::ready(Ok::<_, Infallible>(head))).chain(stream::once(tail));
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        Body::from_stream(body),
+    )
+        .into_response()
+}
+
+/// A 302 that leads to `/t/redirect-loop2`, which leads back here: the browser gives
+/// up after its redirect limit.
+async fn redirect_loop() -> impl IntoResponse {
+    (StatusCode::FOUND, [(header::LOCATION, "/t/redirect-loop2")])
+}
+
+async fn redirect_loop2() -> impl IntoResponse {
+    (StatusCode::FOUND, [(header::LOCATION, "/t/redirect-loop")])
+}
+
+/// `#runaway` jumps to another corner whenever the pointer comes over it; `#covered`
+/// sits under a transparent overlay, so a click at its centre lands on the overlay and
+/// only a click on the element itself reaches it.
+async fn moving() -> Html<String> {
+    page(
+        "Moving",
+        r#"<div id="arena" style="position:relative;width:600px;height:400px;border:1px solid #999">
+<button id="runaway" type="button" style="position:absolute;left:20px;top:20px">Catch me</button>
+<button id="covered" type="button" style="position:absolute;left:300px;top:200px">Covered</button>
+<div id="overlay" style="position:absolute;left:280px;top:180px;width:160px;height:80px;background:transparent;z-index:10"></div>
+</div>
+<p id="result">idle</p>
+<script>
+var spots = [[20, 20], [480, 340], [480, 20], [20, 340]];
+var spot = 0;
+var runaway = document.getElementById('runaway');
+function flee() {
+  spot = (spot + 1) % spots.length;
+  runaway.style.left = spots[spot][0] + 'px';
+  runaway.style.top = spots[spot][1] + 'px';
+}
+runaway.addEventListener('mouseover', flee);
+runaway.addEventListener('pointerenter', flee);
+runaway.addEventListener('click', function () {
+  document.getElementById('result').textContent = 'runaway clicked';
+});
+document.getElementById('covered').addEventListener('click', function () {
+  document.getElementById('result').textContent = 'covered clicked';
+});
+</script>"#,
+    )
+}
+
+async fn crash() -> Html<String> {
+    page(
+        "Crash",
+        r#"<p id="result">This page is crashed from the test with Page.crash.</p>"#,
+    )
+}
+
+async fn form() -> Html<String> {
+    page(
+        "Form",
+        r#"<form method="post" action="/t/form">
+<label for="name">Name</label> <input id="name" name="name" type="text"><br>
+<label for="email">Email</label> <input id="email" name="email" type="email"><br>
+<label for="qty">Quantity</label> <input id="qty" name="qty" type="number" min="1" max="10"><br>
+<label for="color">Colour</label>
+<select id="color" name="color"><option value="red">Red</option><option value="green">Green</option><option value="blue">Blue</option></select><br>
+<label><input id="agree" name="agree" type="checkbox" value="yes"> I agree</label><br>
+<label for="comment">Comment</label> <textarea id="comment" name="comment"></textarea><br>
+<button id="submit" type="submit">Submit</button>
+</form>"#,
+    )
+}
+
+/// Echoes the fields in the order they arrived, one `name=value` line each.
+async fn form_echo(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
+    let lines: String = fields
+        .iter()
+        .map(|(name, value)| format!("{}={}\n", escape(name), escape(value)))
+        .collect();
+    page("Form received", &format!(r#"<pre id="echo">{lines}</pre>"#))
+}
+
+/// Sub-resources on other origins (port 9 of the loopback, where nothing listens) fail;
+/// the page's own content is fine.
+async fn third_party() -> Html<String> {
+    Html(doc(
+        "Third party",
+        r#"<link rel="stylesheet" href="http://localhost:9/font.css">
+<script src="http://127.0.0.1:9/widget.js"></script>"#,
+        r#"<img src="http://127.0.0.1:9/pixel.png" alt="" width="1" height="1">
+<p id="content">Own content is fine.</p>
+<p id="result">ready</p>
+<button id="go" type="button">Go</button>
+<script>
+document.getElementById('go').addEventListener('click', function () {
+  document.getElementById('result').textContent = 'clicked';
+});
+</script>"#,
+    ))
+}
+
+async fn iframe() -> Html<String> {
+    page(
+        "Iframe",
+        r#"<iframe id="frame" src="/t/ok" width="400" height="200"></iframe>"#,
+    )
+}
+
+async fn delayed() -> Html<String> {
+    page(
+        "Delayed",
+        r#"<button id="load" type="button">Load</button>
+<div id="out"></div>
+<script>
+document.getElementById('load').addEventListener('click', function () {
+  setTimeout(function () {
+    fetch('/t/status/200').then(function (r) { return r.text(); }).then(function () {
+      var p = document.createElement('p');
+      p.id = 'done';
+      p.textContent = 'done';
+      document.getElementById('out').appendChild(p);
+    });
+  }, 300);
+});
+</script>"#,
+    )
+}
+
+async fn slow_nav() -> Html<String> {
+    page(
+        "Slow nav",
+        r#"<p><a id="slow" href="/t/slow-page">Slow page</a></p>"#,
+    )
+}
+
+async fn slow_page(State(stop): State<Stop>) -> Html<String> {
+    stop.sleep(SLOW_PAGE).await;
+    page("Slow page", r#"<p id="result">slow page loaded</p>"#)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_codes() {
+        assert_eq!(parse_status("404"), Some(StatusCode::NOT_FOUND));
+        assert_eq!(parse_status("200"), Some(StatusCode::OK));
+        assert_eq!(parse_status("100"), None);
+        assert_eq!(parse_status("600"), None);
+        assert_eq!(parse_status("abc"), None);
+    }
+}
