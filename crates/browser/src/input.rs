@@ -126,10 +126,10 @@ impl Input<'_> {
             let r = self
                 .call("DOM.resolveNode", json!({"backendNodeId": backend_node_id}))
                 .await;
-            if let Ok(v) = r {
-                if let Some(id) = v.pointer("/object/objectId").and_then(Value::as_str) {
-                    return Some(id.to_string());
-                }
+            if let Ok(v) = r
+                && let Some(id) = v.pointer("/object/objectId").and_then(Value::as_str)
+            {
+                return Some(id.to_string());
             }
         }
         if frame != 0 || selector.is_empty() {

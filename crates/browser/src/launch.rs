@@ -299,11 +299,11 @@ impl Browser {
     /// Closes a launched browser (an attached one is left running) and stops the
     /// connection task.
     pub async fn close(self) {
-        if self.launched {
-            if let Ok(mut inner) = Arc::try_unwrap(self.inner) {
-                let _ = tokio::time::timeout(Duration::from_secs(5), inner.close()).await;
-                let _ = tokio::time::timeout(Duration::from_secs(5), inner.wait()).await;
-            }
+        if self.launched
+            && let Ok(mut inner) = Arc::try_unwrap(self.inner)
+        {
+            let _ = tokio::time::timeout(Duration::from_secs(5), inner.close()).await;
+            let _ = tokio::time::timeout(Duration::from_secs(5), inner.wait()).await;
         }
         self.handler.abort();
     }

@@ -306,16 +306,16 @@ impl Tab {
                 .into_iter()
                 .flatten()
             {
-                if t.get("openerId").and_then(Value::as_str) == Some(me.as_str()) {
-                    if let Some(id) = t.get("targetId").and_then(Value::as_str) {
-                        let _ = browser_call(
-                            &self.browser,
-                            "Target.closeTarget",
-                            json!({"targetId": id}),
-                            self.timeouts.command,
-                        )
-                        .await;
-                    }
+                if t.get("openerId").and_then(Value::as_str) == Some(me.as_str())
+                    && let Some(id) = t.get("targetId").and_then(Value::as_str)
+                {
+                    let _ = browser_call(
+                        &self.browser,
+                        "Target.closeTarget",
+                        json!({"targetId": id}),
+                        self.timeouts.command,
+                    )
+                    .await;
                 }
             }
         }

@@ -147,10 +147,10 @@ pub(crate) fn operable(ctx: &Ctx<'_>) -> Vec<(usize, ActionKind)> {
 
     let mut contains_candidate = vec![false; len];
     for n in (0..len).rev() {
-        if let Some(p) = doc.parent(n)
-            && (kinds[n] != Candidate::None || contains_candidate[n])
-        {
-            contains_candidate[p] = true;
+        let counts = kinds[n] != Candidate::None || contains_candidate[n];
+        match doc.parent(n) {
+            Some(p) if counts => contains_candidate[p] = true,
+            _ => {}
         }
     }
     let mut inside_certain = vec![false; len];

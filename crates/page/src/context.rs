@@ -93,7 +93,7 @@ impl<'a> Ctx<'a> {
         };
         ctx.index_labels();
         ctx.operable = operable(&ctx);
-        ctx.index_texts();
+        ctx.index_geometry();
         ctx.index_elements();
         ctx
     }
@@ -108,8 +108,8 @@ impl<'a> Ctx<'a> {
                 continue;
             }
             if let Some(name) = doc.attr(n, "name").filter(|v| !v.is_empty()) {
-                // Tags are owned by the index; key by the raw name, which has the same
-                // lifetime as the attribute, and compare lowercase tags through it.
+                // Keyed by the node name as sent (uppercase for every HTML element), which
+                // borrows from the snapshot like the attribute does.
                 *name_counts.entry((doc.raw_name(n), name)).or_default() += 1;
                 if tag == "input"
                     && doc
@@ -160,7 +160,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn index_texts(&mut self) {
+    fn index_geometry(&mut self) {
         let doc = &self.doc;
         let mut labelledby_targets = vec![false; doc.len()];
         for n in 0..doc.len() {

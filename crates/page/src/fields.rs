@@ -3,10 +3,10 @@
 
 use crate::actions::implicit_role;
 use crate::context::Ctx;
-use crate::labels::field_labels;
+use crate::labels::{field_labels, nearest_text};
 use crate::locator::target;
 use crate::model::{ActionKind, Field, Label, LabelSource, SelectOption};
-use crate::text::collapse;
+use crate::text::{clean_label, collapse};
 
 /// Every `type` HTML knows; anything else behaves as `text`.
 const INPUT_TYPES: [&str; 22] = [
@@ -208,18 +208,13 @@ pub(crate) fn radio_options(ctx: &Ctx<'_>, radios: &[usize]) -> Vec<SelectOption
             let own_label = ctx.control_labels.get(&r).and_then(|labels| {
                 labels
                     .iter()
-                    .map(|&(l, _)| crate::text::clean_label(&ctx.label_text(l)))
+                    .map(|&(l, _)| clean_label(&ctx.label_text(l)))
                     .find(|t| !t.is_empty())
             });
             let text = own_label
-                .or_else(|| {
-                    doc.attr_nonblank(r, "aria-label")
-                        .map(crate::text::clean_label)
-                })
-                .or_else(|| ctx.labelledby_text(r).map(|t| crate::text::clean_label(&t)))
-                .or_else(|| {
-                    crate::labels::nearest_text(ctx, r, true).map(|t| crate::text::clean_label(&t))
-                })
+                .or_else(|| doc.attr_nonblank(r, "aria-label").map(clean_label))
+                .or_else(|| ctx.labelledby_text(r).map(|t| clean_label(&t)))
+                .or_else(|| nearest_text(ctx, r, true).map(|t| clean_label(&t)))
                 .filter(|t| !t.is_empty())
                 .unwrap_or_else(|| value.clone());
             SelectOption {
@@ -268,13 +263,13 @@ fn group_labels(ctx: &Ctx<'_>, radios: &[usize]) -> Vec<Label> {
     if let Some(c) = container {
         if let Some(v) = doc.attr_nonblank(c, "aria-label") {
             labels.push(Label {
-                text: crate::text::clean_label(v),
+                text: clean_label(v),
                 source: LabelSource::AriaLabel,
             });
         }
         if let Some(v) = ctx.labelledby_text(c) {
             labels.push(Label {
-                text: crate::text::clean_label(&v),
+                text: clean_label(&v),
                 source: LabelSource::AriaLabelledBy,
             });
         }
@@ -284,7 +279,7 @@ fn group_labels(ctx: &Ctx<'_>, radios: &[usize]) -> Vec<Label> {
             .copied()
             .find(|&l| doc.tag(l) == "legend")
         {
-            let text = crate::text::clean_label(&ctx.label_text(legend));
+            let text = clean_label(&ctx.label_text(legend));
             if !text.is_empty() {
                 // The legend is the caption right above the group.
                 labels.push(Label {
@@ -294,16 +289,17 @@ fn group_labels(ctx: &Ctx<'_>, radios: &[usize]) -> Vec<Label> {
             }
         }
     }
-    if labels.is_empty()
-        && let Some(text) = crate::labels::nearest_text(ctx, first, false)
-    {
-        let text = crate::text::clean_label(&text);
-        if !text.is_empty() {
-            labels.push(Label {
-                text,
-                source: LabelSource::NearestText,
-            });
-        }
+    let caption = labels
+        .is_empty()
+        .then(|| nearest_text(ctx, first, false))
+        .flatten()
+        .map(|text| clean_label(&text))
+        .filter(|text| !text.is_empty());
+    if let Some(text) = caption {
+        labels.push(Label {
+            text,
+            source: LabelSource::NearestText,
+        });
     }
     labels.retain(|l| !l.text.is_empty());
     labels

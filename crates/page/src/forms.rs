@@ -101,9 +101,10 @@ fn explicit_forms(ctx: &Ctx<'_>, forms: &mut Vec<Form>, membership: &mut Members
     let doc = &ctx.doc;
     let mut owned: HashMap<usize, Vec<usize>> = HashMap::new();
     for n in 0..doc.len() {
-        if matches!(doc.tag(n), "input" | "select" | "textarea" | "button")
-            && let Some(f) = form_owner(ctx, n)
-        {
+        if !matches!(doc.tag(n), "input" | "select" | "textarea" | "button") {
+            continue;
+        }
+        if let Some(f) = form_owner(ctx, n) {
             owned.entry(f).or_default().push(n);
         }
     }
@@ -367,8 +368,10 @@ fn title(ctx: &Ctx<'_>, container: usize, fields: &[usize]) -> Option<String> {
     // Descendants directly follow their ancestor in document order, so the first heading
     // after the container is inside it if any is.
     let after = ctx.headings.partition_point(|&h| h <= container);
-    if let Some(&h) = ctx.headings.get(after)
-        && doc.is_ancestor(container, h)
+    if let Some(&h) = ctx
+        .headings
+        .get(after)
+        .filter(|&&h| doc.is_ancestor(container, h))
     {
         return text_of(h);
     }

@@ -88,9 +88,7 @@ fn path_selector(ctx: &Ctx<'_>, n: usize) -> String {
     let mut steps = Vec::new();
     let mut current = n;
     let anchor = loop {
-        if current != n
-            && let Some(s) = id_selector(ctx, current)
-        {
+        if let Some(s) = (current != n).then(|| id_selector(ctx, current)).flatten() {
             break s;
         }
         if doc.tag(current) == "html" && doc.parent(current).is_none_or(|p| !doc.is_element(p)) {

@@ -75,14 +75,15 @@ fn matches_compound(doc: &Doc<'_>, n: usize, c: &Compound) -> bool {
     if tag.is_empty() {
         return false;
     }
-    if let Some(t) = &c.tag
-        && t != "*"
-        && !t.eq_ignore_ascii_case(tag)
+    if c.tag
+        .as_ref()
+        .is_some_and(|t| t != "*" && !t.eq_ignore_ascii_case(tag))
     {
         return false;
     }
-    if let Some(id) = &c.id
-        && doc.attr(n, "id") != Some(id.as_str())
+    if c.id
+        .as_ref()
+        .is_some_and(|id| doc.attr(n, "id") != Some(id.as_str()))
     {
         return false;
     }
@@ -93,10 +94,10 @@ fn matches_compound(doc: &Doc<'_>, n: usize, c: &Compound) -> bool {
             _ => {}
         }
     }
-    if let Some(k) = c.nth_of_type {
-        if doc.nth_of_type(n).0 != k {
-            return false;
-        }
+    if let Some(k) = c.nth_of_type
+        && doc.nth_of_type(n).0 != k
+    {
+        return false;
     }
     true
 }

@@ -159,10 +159,9 @@ impl<'a> Doc<'a> {
             if tags[i].is_empty() {
                 continue;
             }
-            if let Some((_, v)) = a.iter().find(|(k, _)| k.eq_ignore_ascii_case("id"))
-                && !v.is_empty()
-            {
-                ids.entry(*v).or_default().push(i);
+            let id = a.iter().find(|(k, _)| k.eq_ignore_ascii_case("id"));
+            if let Some(&(_, v)) = id.filter(|(_, v)| !v.is_empty()) {
+                ids.entry(v).or_default().push(i);
             }
         }
 
@@ -485,6 +484,6 @@ pub(crate) fn union(a: Rect, b: Rect) -> Rect {
     }
 }
 
-pub(crate) fn is_empty(r: Rect) -> bool {
+fn is_empty(r: Rect) -> bool {
     !(r.width > 0.0 && r.height > 0.0)
 }

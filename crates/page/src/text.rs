@@ -124,9 +124,10 @@ pub(crate) fn text_content(
                     .attr(n, "type")
                     .is_some_and(|t| t.eq_ignore_ascii_case("image")))
         {
-            if (!opts.visible_only || vis.visible(n))
-                && let Some(alt) = doc.attr(n, "alt")
-            {
+            let alt = doc
+                .attr(n, "alt")
+                .filter(|_| !opts.visible_only || vis.visible(n));
+            if let Some(alt) = alt {
                 out.push(' ');
                 out.push_str(alt);
                 out.push(' ');

@@ -7,7 +7,7 @@
 //! value, so every ancestor has to be checked.
 
 use crate::model::Rect;
-use crate::snapshot_index::{Doc, is_empty, union};
+use crate::snapshot_index::{Doc, union};
 
 pub(crate) struct Visibility {
     visible: Vec<bool>,
@@ -51,7 +51,7 @@ impl Visibility {
         // Children follow parents, so walking backwards sees every subtree before its root.
         let mut boxes: Vec<Option<Rect>> = vec![None; len];
         for n in (0..len).rev() {
-            let own = doc.rect(n).filter(|r| rendered[n] && !is_empty(*r));
+            let own = doc.rect(n).filter(|r| rendered[n] && perceivable(*r));
             let counts =
                 doc.is_element(n) || (doc.is_text(n) && !doc.node_value(n).trim().is_empty());
             let mine = if counts { own } else { None };
@@ -62,11 +62,9 @@ impl Visibility {
                 .reduce(union);
             boxes[n] = match (mine, below) {
                 (Some(m), _) => Some(m),
-                (None, b)
-                    if doc.layout(n).is_some() && opaque[n] && doc.display(n) != Some("none") =>
-                {
-                    b
-                }
+                // Without a layout object of its own (`display: contents`) an element still
+                // shows its children.
+                (None, b) if opaque[n] && doc.display(n) != Some("none") => b,
                 _ => None,
             };
         }
@@ -76,7 +74,7 @@ impl Visibility {
                 if doc.is_text(n) {
                     rendered[n]
                         && !doc.node_value(n).trim().is_empty()
-                        && doc.rect(n).is_some_and(|r| !is_empty(r))
+                        && doc.rect(n).is_some_and(perceivable)
                 } else {
                     rendered[n] && boxes[n].is_some()
                 }
@@ -106,6 +104,12 @@ impl Visibility {
     pub(crate) fn rect(&self, n: usize) -> Rect {
         self.boxes.get(n).copied().flatten().unwrap_or_default()
     }
+}
+
+/// Big enough to see and at least partly on the page: skip links parked at
+/// `left: -9999px` and 1px screen-reader-only boxes are not for the eye.
+fn perceivable(r: Rect) -> bool {
+    r.width > 1.0 && r.height > 1.0 && r.x + r.width > 0.0 && r.y + r.height > 0.0
 }
 
 fn aria_disabled(doc: &Doc<'_>, n: usize) -> bool {

@@ -77,15 +77,15 @@ fn number<R: Rng + ?Sized>(field: &Field, rng: &mut R) -> String {
 /// ISO-formatted values compare correctly as strings, so `min`/`max` clamp them directly.
 fn clamp_str(field: &Field, default: &str) -> String {
     let mut v = default.to_string();
-    if let Some(min) = field.min.as_deref().filter(|m| !m.is_empty()) {
-        if v.as_str() < min {
-            v = min.to_string();
-        }
+    if let Some(min) = field.min.as_deref().filter(|m| !m.is_empty())
+        && v.as_str() < min
+    {
+        v = min.to_string();
     }
-    if let Some(max) = field.max.as_deref().filter(|m| !m.is_empty()) {
-        if v.as_str() > max {
-            v = max.to_string();
-        }
+    if let Some(max) = field.max.as_deref().filter(|m| !m.is_empty())
+        && v.as_str() > max
+    {
+        v = max.to_string();
     }
     v
 }

@@ -59,15 +59,46 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Listen for signals before the URL goes out: a script that reads the URL and then
+    // stops us must not hit the moment before the handlers exist.
+    let stop = match stop_signal() {
+        Ok(stop) => stop,
+        Err(err) => {
+            eprintln!("curio-subject: cannot listen for signals: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
     println!("{}", running.base_url());
     // A reader waiting for the URL must get it now, not when the buffer fills.
     let _ = std::io::stdout().flush();
     eprintln!("serving {} (Ctrl-C to stop)", args.subject);
-    if let Err(err) = tokio::signal::ctrl_c().await {
-        eprintln!("curio-subject: cannot wait for Ctrl-C: {err}");
-    }
+    stop.await;
     running.shutdown().await;
     ExitCode::SUCCESS
+}
+
+/// Resolves on SIGINT or SIGTERM (Ctrl-C elsewhere). The handlers are installed when
+/// this returns, not when the future is first polled.
+#[cfg(unix)]
+fn stop_signal() -> std::io::Result<impl Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    })
+}
+
+#[cfg(not(unix))]
+fn stop_signal() -> std::io::Result<impl Future<Output = ()>> {
+    Ok(async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            eprintln!("curio-subject: cannot wait for Ctrl-C: {err}");
+        }
+    })
 }
 
 #[cfg(test)]
