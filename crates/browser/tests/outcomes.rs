@@ -413,3 +413,56 @@ async fn launch_errors_are_clear() {
     let err = Browser::start(config).await.unwrap_err();
     assert!(err.to_string().contains("ws://127.0.0.1:9/"), "{err}");
 }
+
+#[tokio::test]
+async fn page_model_actions_drive_the_live_page() {
+    let mut e = env().await;
+    e.goto("/t/form").await;
+    let capture = e.tab.snapshot().await.expect("snapshot");
+    let page = curio_page::Page::from_snapshot(&capture.snapshot);
+    let by_locator = |loc: &str| {
+        page.actions
+            .iter()
+            .find(|a| a.target.locator == loc)
+            .unwrap_or_else(|| {
+                panic!(
+                    "no action {loc} in {:?}",
+                    page.actions
+                        .iter()
+                        .map(|a| &a.target.locator)
+                        .collect::<Vec<_>>()
+                )
+            })
+            .clone()
+    };
+    let name = by_locator("textbox \"Name\"");
+    assert!(name.target.backend_node_id > 0);
+    e.tab
+        .perform(&UserAction::Fill(
+            name.target.clone(),
+            "Ada".into(),
+            "text".into(),
+        ))
+        .await
+        .unwrap();
+    let submit = by_locator("button \"Submit\"");
+    let out = e
+        .tab
+        .perform(&UserAction::Click(submit.target.clone()))
+        .await
+        .unwrap();
+    assert!(out.navigated(), "{out:?}");
+    let body = e.tab.evaluate("document.body.innerText").await.unwrap();
+    assert!(body.as_str().unwrap().contains("name=Ada"), "{body}");
+    // On the new document the old node is gone and its selector matches nothing: the
+    // action is reported stale, not performed on something else.
+    let err = e
+        .tab
+        .perform(&UserAction::Click(submit.target.clone()))
+        .await;
+    assert!(
+        matches!(err, Err(curio_browser::BrowserError::Stale { .. })),
+        "{err:?}"
+    );
+    e.close().await;
+}
