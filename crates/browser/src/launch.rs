@@ -12,16 +12,17 @@ use crate::error::{BrowserError, LaunchError};
 use crate::scope::Scope;
 use crate::tab::Tab;
 
-/// Flags that keep a headless Chromium quiet on a closed network; without the
-/// background-networking ones it keeps trying to reach its update and sync services.
+/// Flags (the launcher adds the leading `--`) that keep a headless Chromium quiet on a
+/// closed network; without the background-networking ones it keeps trying to reach its
+/// update and sync services.
 const CHROME_FLAGS: [&str; 7] = [
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
+    "disable-gpu",
+    "disable-quic",
+    "no-first-run",
+    "disable-background-networking",
+    "disable-component-update",
+    "disable-sync",
+    "disable-dev-shm-usage",
 ];
 
 const CANDIDATES: [&str; 3] = ["chromium", "chromium-browser", "google-chrome"];
@@ -48,8 +49,8 @@ impl Default for Timeouts {
         Timeouts {
             command: Duration::from_secs(10),
             navigation: Duration::from_secs(15),
-            navigation_grace: Duration::from_millis(100),
-            quiet: Duration::from_millis(100),
+            navigation_grace: Duration::from_millis(60),
+            quiet: Duration::from_millis(60),
             idle: Duration::from_secs(3),
         }
     }

@@ -190,6 +190,9 @@ async fn sigkill_keeps_every_finding_observed() {
         .arg(dir.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
+        // Its own process group, so the kill takes its Chromium down with it, as a
+        // killed CI job or container would, instead of leaving it to the machine.
+        .process_group(0)
         .spawn()
         .unwrap();
     let started = Instant::now();
@@ -199,7 +202,12 @@ async fn sigkill_keeps_every_finding_observed() {
         seen = findings_in(&db);
     }
     assert!(!seen.is_empty(), "no finding within the wait");
-    child.kill().await.unwrap(); // SIGKILL
+    let group = format!("-{}", child.id().expect("pid"));
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .status();
+    assert!(killed.unwrap().success());
+    child.wait().await.unwrap();
     let after = Store::open_read_only(&db).expect("store survives");
     let run = after.latest_run().unwrap().expect("run");
     let record = after.load_run(run).unwrap();
