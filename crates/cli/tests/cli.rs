@@ -223,3 +223,24 @@ async fn sigkill_keeps_every_finding_observed() {
     assert!(!record.steps.is_empty());
     demo.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn demo_triggers_every_seeded_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let (code, stdout, err) = run(&["demo", "--out", out]).await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Demo ground truth:"))
+        .unwrap_or_else(|| panic!("no ground truth line in {stdout}"));
+    let counts: Vec<u32> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(counts.len(), 2, "{line}");
+    assert_eq!(counts[0], counts[1], "{stdout}");
+    // Each triggered fault is also one of Curio's findings.
+    let record = RunRecord::read_json(&dir.path().join("record.json")).unwrap();
+    assert!(record.findings.len() as u32 >= counts[1], "{stdout}");
+}

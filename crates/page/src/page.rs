@@ -18,7 +18,7 @@ const SEQUENCE_SKIPPED: [&str; 5] = ["head", "script", "style", "noscript", "tem
 
 impl Page {
     /// The page model of a `DOMSnapshot.captureSnapshot` answer taken with
-    /// `computedStyles = COMPUTED_STYLES`, `includePaintOrder` and `includeDOMRects`.
+    /// `computedStyles = COMPUTED_STYLES` and `includePaintOrder` (the DOM rects are not used).
     ///
     /// Document 0 is the main frame; same-origin frames inside visible `<iframe>`s are
     /// added after it. Never panics: missing or inconsistent parts of the snapshot make
