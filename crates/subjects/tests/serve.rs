@@ -289,6 +289,20 @@ async fn client_fault_scripts_beacon_their_ids() {
     let cart = get(&app, "/cart").await.body;
     assert!(cart.contains("curioTruth('F2-console-coupon')"));
     assert!(cart.contains("console.error('coupon service: "));
+    // Typed coupon codes and unsent contact drafts survive leaving the page.
+    assert!(cart.contains("localStorage.setItem('curio-coupon'"));
+    let contact = get(&app, "/contact").await.body;
+    assert!(contact.contains("localStorage.setItem('curio-contact-draft'"));
+    let sent = post(
+        &app,
+        "/contact",
+        "email=ada%40example.com&subject=Returns&message=hi",
+    )
+    .await;
+    assert!(
+        sent.body
+            .contains("localStorage.removeItem('curio-contact-draft')")
+    );
     app.shutdown().await;
 }
 

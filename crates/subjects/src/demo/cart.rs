@@ -60,9 +60,23 @@ impl Shop {
 
 /// The coupon box checks codes in the browser. Unknown codes hit the seeded console
 /// error; an empty code only gets a validation message.
+///
+/// The typed code is remembered on this device, as shops do for codes from a newsletter,
+/// so it is still there after a "Remove" reloads the cart or on the next visit. That
+/// also keeps the fault within reach of a random walk that types a code and leaves.
 fn coupon_script() -> String {
     format!(
         r#"<script>
+(function () {{
+  var input = document.getElementById('coupon');
+  try {{ input.value = localStorage.getItem('curio-coupon') || ''; }} catch (_) {{}}
+  function remember() {{
+    try {{ localStorage.setItem('curio-coupon', input.value); }} catch (_) {{}}
+  }}
+  input.addEventListener('input', remember);
+  input.addEventListener('change', remember);
+  window.addEventListener('pagehide', remember);
+}})();
 document.getElementById('coupon-form').addEventListener('submit', function (event) {{
   event.preventDefault();
   var code = document.getElementById('coupon').value.trim();

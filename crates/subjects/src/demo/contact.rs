@@ -58,8 +58,44 @@ fn form_page(values: &Message, problem: Option<&str>) -> Html<String> {
         email = escape(&values.email),
         message = escape(&values.message),
     );
-    page("Contact", Nav::Contact, &content, "")
+    page("Contact", Nav::Contact, &content, DRAFT_SCRIPT)
 }
+
+/// Keeps the typed text of an unsent message as a draft on this device and restores it on
+/// the next visit, unless the server sent the form back with the submitted values. A user
+/// who leaves half-way loses nothing, and a random walk that fills the fields on
+/// different visits still gets to send them all. The subject is not kept: it starts at
+/// its default on every visit.
+const DRAFT_SCRIPT: &str = r#"<script>
+(function () {
+  var names = ['name', 'email', 'message'];
+  var fields = names.map(function (n) { return document.getElementById(n); });
+  var echoed = fields.some(function (f) { return f.value !== ''; });
+  if (!echoed) {
+    try {
+      var draft = JSON.parse(localStorage.getItem('curio-contact-draft') || '{}');
+      fields.forEach(function (f, i) {
+        if (typeof draft[names[i]] === 'string' && draft[names[i]] !== '') f.value = draft[names[i]];
+      });
+    } catch (_) {}
+  }
+  function save() {
+    var draft = {};
+    fields.forEach(function (f, i) { draft[names[i]] = f.value; });
+    try { localStorage.setItem('curio-contact-draft', JSON.stringify(draft)); } catch (_) {}
+  }
+  fields.forEach(function (f) {
+    f.addEventListener('input', save);
+    f.addEventListener('change', save);
+  });
+  window.addEventListener('pagehide', save);
+})();
+</script>"#;
+
+/// A sent message needs no draft any more.
+const CLEAR_DRAFT_SCRIPT: &str = r#"<script>
+try { localStorage.removeItem('curio-contact-draft'); } catch (_) {}
+</script>"#;
 
 pub(crate) async fn form() -> Html<String> {
     form_page(&Message::default(), None)
@@ -105,5 +141,5 @@ pub(crate) async fn submit(
 <p><a href="/">Back to the shop</a></p>"#,
         email = escape(&values.email),
     );
-    page("Message sent", Nav::Contact, &content, "").into_response()
+    page("Message sent", Nav::Contact, &content, CLEAR_DRAFT_SCRIPT).into_response()
 }

@@ -42,14 +42,16 @@ pub static FAULTS: [FaultSpec; 5] = [
         id: F2_CONSOLE_COUPON,
         kind: FaultKind::ConsoleError,
         description: "Cart page: \"Apply coupon\" with any non-empty code other than SAVE10 logs \
-                      console.error(\"coupon service: ...\").",
+                      console.error(\"coupon service: ...\"). The typed code is remembered \
+                      across visits.",
         depth_hint: 3,
     },
     FaultSpec {
         id: F3_500_CONTACT,
         kind: FaultKind::ServerError,
         description: "Contact page: sending the form with a valid email, subject \"Order problem\" \
-                      (the default) and a non-empty message answers HTTP 500.",
+                      (the default) and a non-empty message answers HTTP 500. Unsent fields are \
+                      kept as a draft across visits.",
         depth_hint: 4,
     },
     FaultSpec {
@@ -62,8 +64,8 @@ pub static FAULTS: [FaultSpec; 5] = [
         id: F5_REJECTION_REVIEWS,
         kind: FaultKind::UnhandledRejection,
         description: "Product page of a garden product (Herb Planter, Watering Can, Pruning \
-                      Shears): \"Load reviews\" gets malformed JSON and the un-caught r.json() \
-                      promise rejects.",
+                      Shears; two are featured on the home page): \"Load reviews\" gets malformed \
+                      JSON and the uncaught r.json() promise rejects.",
         depth_hint: 2,
     },
 ];

@@ -193,9 +193,10 @@ pub(crate) async fn product(Path(id): Path<String>) -> Response {
     let Some(p) = id.parse().ok().and_then(catalog::product) else {
         return layout::not_found();
     };
+    // No "back to products" link: the nav has one, and every extra way off the page
+    // makes the wishlist and reviews faults rarer for a random walk.
     let content = format!(
-        r#"<p><a href="/products">← All products</a></p>
-<div class="card">
+        r#"<div class="card">
 <div class="swatch" style="background:{colour}"></div>
 <h1>{name}</h1>
 <p class="price">{price}</p>
