@@ -9,11 +9,28 @@ use serde_json::{Value, json};
 use crate::cdp;
 use crate::error::BrowserError;
 
-/// Is the top-most element at (x, y) this element or inside it? Walks into same-origin
-/// iframes, whose elements `elementFromPoint` on the top document cannot see.
-const HIT_TEST: &str = r#"function(x, y) {
-  let doc = document, px = x, py = y, e = doc.elementFromPoint(px, py);
-  while (e && (e.tagName === 'IFRAME' || e.tagName === 'FRAME') && e !== this) {
+/// Scrolls the element into view and aims at the centre of its first visible box, in the
+/// top viewport's coordinates (adding the offsets of same-origin frames on the way).
+/// Checks that the top-most element there is this element (or inside it, or a label of
+/// it), walking into frames, which `elementFromPoint` on the top document cannot see.
+/// When it is, arms a listener that notes whether the next click reaches the element, so
+/// a press that lands elsewhere (the element moved on hover) is caught. One round trip
+/// instead of five.
+const AIM: &str = r#"function() {
+  const el = this;
+  if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
+  else el.scrollIntoView({block: 'center', inline: 'center'});
+  const box = Array.from(el.getClientRects()).find(r => r.width >= 1 && r.height >= 1);
+  if (!box) return {hit: false};
+  let x = box.left + box.width / 2, y = box.top + box.height / 2;
+  let win = el.ownerDocument.defaultView;
+  while (win && win.frameElement) {
+    const f = win.frameElement, r = f.getBoundingClientRect();
+    x += r.left + f.clientLeft; y += r.top + f.clientTop;
+    win = win.parent;
+  }
+  let doc = win ? win.document : document, px = x, py = y, e = doc.elementFromPoint(px, py);
+  while (e && (e.tagName === 'IFRAME' || e.tagName === 'FRAME') && e !== el) {
     let inner;
     try { inner = e.contentDocument; } catch (_) { inner = null; }
     if (!inner) break;
@@ -21,19 +38,13 @@ const HIT_TEST: &str = r#"function(x, y) {
     px -= r.left + e.clientLeft; py -= r.top + e.clientTop;
     doc = inner; e = doc.elementFromPoint(px, py);
   }
-  if (!e) return false;
-  if (e === this || this.contains(e)) return true;
-  // A label forwards its clicks to its control.
-  const label = e.closest && e.closest('label');
-  return !!label && label.control === this;
-}"#;
-
-/// Notes whether the next click event reaches this element, so a press that landed
-/// elsewhere (the element moved on hover, after the check) is caught.
-const ARM_CLICK: &str = r#"function() {
-  const el = this;
-  el.__curioClicked = false;
-  el.addEventListener('click', () => { el.__curioClicked = true; }, {once: true, capture: true});
+  const label = e && e.closest ? e.closest('label') : null;
+  const hit = !!e && (e === el || el.contains(e) || (!!label && label.control === el));
+  if (hit) {
+    el.__curioClicked = false;
+    el.addEventListener('click', () => { el.__curioClicked = true; }, {once: true, capture: true});
+  }
+  return {hit, x, y};
 }"#;
 
 const WAS_CLICKED: &str = "function() { return this.__curioClicked === true; }";
@@ -76,10 +87,6 @@ const PICKER_TYPES: [&str; 7] = [
     "color",
     "range",
 ];
-
-/// Longest prefix typed key by key; the rest is inserted as text in one go, which
-/// fires the same input events without one round trip per character.
-const KEYED_PREFIX: usize = 64;
 
 pub(crate) struct Input<'a> {
     pub page: &'a Page,
@@ -154,24 +161,13 @@ impl Input<'_> {
     /// Clicks with real mouse events at a visible point of the element. Returns `true`
     /// when the element was covered or kept moving away and was clicked by script.
     pub(crate) async fn click(&self, object_id: &str) -> Result<bool, BrowserError> {
-        let _ = self
-            .call("DOM.scrollIntoViewIfNeeded", json!({"objectId": object_id}))
-            .await;
         for _attempt in 0..3 {
-            let Some((x, y)) = self.visible_point(object_id).await else {
+            let aim = self.call_on(object_id, AIM, vec![]).await?;
+            let point = aim.get("x").and_then(Value::as_f64).zip(aim.get("y").and_then(Value::as_f64));
+            let (true, Some((x, y))) = (aim.get("hit") == Some(&Value::Bool(true)), point) else {
                 break;
             };
-            if !self.hits(object_id, x, y).await? {
-                break;
-            }
             self.mouse("mouseMoved", x, y).await?;
-            // Hovering may move or cover the element (menus, runaway buttons): look again.
-            let still = self.visible_point(object_id).await;
-            let Some((x2, y2)) = still else { break };
-            if (x2 - x).abs() > 1.0 || (y2 - y).abs() > 1.0 || !self.hits(object_id, x, y).await? {
-                continue;
-            }
-            self.call_on(object_id, ARM_CLICK, vec![]).await?;
             self.mouse("mousePressed", x, y).await?;
             self.mouse("mouseReleased", x, y).await?;
             // If the page went away with the click, the click did its work.
@@ -183,37 +179,6 @@ impl Input<'_> {
         self.call_on(object_id, "function() { this.click(); }", vec![])
             .await?;
         Ok(true)
-    }
-
-    async fn visible_point(&self, object_id: &str) -> Option<(f64, f64)> {
-        let v = self
-            .call("DOM.getContentQuads", json!({"objectId": object_id}))
-            .await
-            .ok()?;
-        let quads = v.get("quads")?.as_array()?;
-        for q in quads {
-            let p: Vec<f64> = q.as_array()?.iter().filter_map(Value::as_f64).collect();
-            if p.len() != 8 {
-                continue;
-            }
-            let xs = [p[0], p[2], p[4], p[6]];
-            let ys = [p[1], p[3], p[5], p[7]];
-            let w = xs.iter().cloned().fold(f64::MIN, f64::max)
-                - xs.iter().cloned().fold(f64::MAX, f64::min);
-            let h = ys.iter().cloned().fold(f64::MIN, f64::max)
-                - ys.iter().cloned().fold(f64::MAX, f64::min);
-            if w >= 1.0 && h >= 1.0 {
-                return Some((xs.iter().sum::<f64>() / 4.0, ys.iter().sum::<f64>() / 4.0));
-            }
-        }
-        None
-    }
-
-    async fn hits(&self, object_id: &str, x: f64, y: f64) -> Result<bool, BrowserError> {
-        let v = self
-            .call_on(object_id, HIT_TEST, vec![json!(x), json!(y)])
-            .await?;
-        Ok(v.as_bool().unwrap_or(false))
     }
 
     async fn mouse(&self, kind: &str, x: f64, y: f64) -> Result<(), BrowserError> {
@@ -247,31 +212,28 @@ impl Input<'_> {
             self.key("Backspace", "Backspace", None, 8).await?;
             return Ok(fallback);
         }
-        let split = value
-            .char_indices()
-            .nth(KEYED_PREFIX)
-            .map_or(value.len(), |(i, _)| i);
-        for c in value[..split].chars() {
-            match c {
-                '\n' => self.key("Enter", "Enter", Some("\r"), 13).await?,
-                c => {
-                    let text = c.to_string();
-                    self.call(
-                        "Input.dispatchKeyEvent",
-                        json!({"type": "keyDown", "key": text, "text": text, "unmodifiedText": text}),
-                    )
-                    .await?;
-                    self.call(
-                        "Input.dispatchKeyEvent",
-                        json!({"type": "keyUp", "key": text}),
-                    )
-                    .await?;
-                }
-            }
-        }
-        if split < value.len() {
-            self.call("Input.insertText", json!({"text": &value[split..]}))
+        // All but the last character arrive as text input (one round trip, the same
+        // `input` events), the last as a real keystroke, so handlers listening to keys
+        // (live validation, search-as-you-type) see the complete value.
+        let last = value.char_indices().last().map_or(0, |(i, _)| i);
+        if last > 0 {
+            self.call("Input.insertText", json!({"text": &value[..last]}))
                 .await?;
+        }
+        match &value[last..] {
+            "\n" => self.key("Enter", "Enter", Some("\r"), 13).await?,
+            text => {
+                self.call(
+                    "Input.dispatchKeyEvent",
+                    json!({"type": "keyDown", "key": text, "text": text, "unmodifiedText": text}),
+                )
+                .await?;
+                self.call(
+                    "Input.dispatchKeyEvent",
+                    json!({"type": "keyUp", "key": text}),
+                )
+                .await?;
+            }
         }
         Ok(fallback)
     }

@@ -3,8 +3,9 @@
 use curio_record::Observation;
 
 /// Deduplication key of an observation: kind, normalised message and where it comes
-/// from (script location, else the URL path), with numbers generalised so the same
-/// fault at `/reviews/3` and `/reviews/5`, or at line 40 of two builds' bundles, is one.
+/// from (script location, else the URL path). Numbers are generalised, so the same fault
+/// at `/reviews/3` and `/reviews/5` is one, and so is quoted text, which is usually the
+/// data that was typed (`no campaign for code "SPRING"` and `... "hello"` are one fault).
 pub fn signature(o: &Observation) -> String {
     let place = match &o.source {
         Some(s) if !s.url.is_empty() => format!("{}:{}", url_path(&s.url), s.line),
@@ -25,7 +26,25 @@ pub(crate) fn is_finding(o: &Observation) -> bool {
 
 fn normalize_message(message: &str) -> String {
     let collapsed = message.split_whitespace().collect::<Vec<_>>().join(" ");
-    collapsed.chars().take(200).collect()
+    let mut out = String::with_capacity(collapsed.len());
+    let mut quote: Option<char> = None;
+    for c in collapsed.chars() {
+        match quote {
+            Some(q) if c == q => {
+                out.push(c);
+                quote = None;
+            }
+            Some(_) => {}
+            None => {
+                out.push(c);
+                if matches!(c, '"' | '\'' | '`') {
+                    out.push('…');
+                    quote = Some(c);
+                }
+            }
+        }
+    }
+    out.chars().take(200).collect()
 }
 
 /// Replaces every run of digits with `N`.
@@ -88,6 +107,27 @@ mod tests {
             ObservationKind::HttpClientError,
             "HTTP 404 for GET /api/reviews/3",
             "http://h:1/api/reviews/3",
+        );
+        assert_ne!(signature(&a), signature(&c));
+    }
+
+    #[test]
+    fn quoted_input_is_generalised() {
+        let a = obs(
+            ObservationKind::ConsoleError,
+            "coupon service: no such campaign for code \"Alex Morgan\"",
+            "http://h/cart",
+        );
+        let b = obs(
+            ObservationKind::ConsoleError,
+            "coupon service: no such campaign for code \"hello\"",
+            "http://h/cart",
+        );
+        assert_eq!(signature(&a), signature(&b));
+        let c = obs(
+            ObservationKind::ConsoleError,
+            "coupon service: timeout",
+            "http://h/cart",
         );
         assert_ne!(signature(&a), signature(&c));
     }
