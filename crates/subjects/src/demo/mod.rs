@@ -49,10 +49,10 @@ pub static FAULTS: [FaultSpec; 5] = [
     FaultSpec {
         id: F3_500_CONTACT,
         kind: FaultKind::ServerError,
-        description: "Contact page: sending the form with a valid email, subject \"Order problem\" \
-                      (the default) and a non-empty message answers HTTP 500. Unsent fields are \
-                      kept as a draft across visits.",
-        depth_hint: 4,
+        description: "Contact page: sending the form with a valid email and subject \"Order \
+                      problem\" (the default) but no order number in the message answers HTTP 500. \
+                      Unsent fields are kept as a draft across visits.",
+        depth_hint: 3,
     },
     FaultSpec {
         id: F4_BROKEN_LINK,
