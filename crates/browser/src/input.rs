@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::cdp;
 use crate::error::BrowserError;
+use crate::events::{Events, Mark};
 
 /// Scrolls the element into view and aims at the centre of its first visible box, in the
 /// top viewport's coordinates (adding the offsets of same-origin frames on the way).
@@ -91,6 +92,10 @@ const PICKER_TYPES: [&str; 7] = [
 pub(crate) struct Input<'a> {
     pub page: &'a Page,
     pub deadline: Duration,
+    /// The tab's journal and the action's mark in it, to see a navigation the click set
+    /// off: asking the old document anything then waits until it is gone.
+    pub events: &'a Events,
+    pub mark: Mark,
 }
 
 impl Input<'_> {
@@ -163,22 +168,43 @@ impl Input<'_> {
     pub(crate) async fn click(&self, object_id: &str) -> Result<bool, BrowserError> {
         for _attempt in 0..3 {
             let aim = self.call_on(object_id, AIM, vec![]).await?;
-            let point = aim.get("x").and_then(Value::as_f64).zip(aim.get("y").and_then(Value::as_f64));
+            let point = aim
+                .get("x")
+                .and_then(Value::as_f64)
+                .zip(aim.get("y").and_then(Value::as_f64));
             let (true, Some((x, y))) = (aim.get("hit") == Some(&Value::Bool(true)), point) else {
                 break;
             };
             self.mouse("mouseMoved", x, y).await?;
             self.mouse("mousePressed", x, y).await?;
             self.mouse("mouseReleased", x, y).await?;
-            // If the page went away with the click, the click did its work.
-            match self.call_on(object_id, WAS_CLICKED, vec![]).await {
-                Ok(Value::Bool(false)) => continue,
-                _ => return Ok(false),
+            // If the page is going away because of the click, the click did its work.
+            let was_clicked = self.call_on(object_id, WAS_CLICKED, vec![]);
+            tokio::select! {
+                answer = was_clicked => match answer {
+                    Ok(Value::Bool(false)) => continue,
+                    _ => return Ok(false),
+                },
+                _ = self.navigation_started() => return Ok(false),
             }
         }
         self.call_on(object_id, "function() { this.click(); }", vec![])
             .await?;
         Ok(true)
+    }
+
+    async fn navigation_started(&self) {
+        loop {
+            {
+                let j = self.events.lock();
+                if j.loads_started > self.mark.loads_started
+                    || j.navigations.len() > self.mark.navigations
+                {
+                    return;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
     }
 
     async fn mouse(&self, kind: &str, x: f64, y: f64) -> Result<(), BrowserError> {

@@ -193,6 +193,8 @@ impl Tab {
         let input = Input {
             page: &self.page,
             deadline: self.timeouts.command,
+            events: &self.events,
+            mark,
         };
         let object = input
             .resolve(target.backend_node_id, &target.selector, target.frame)

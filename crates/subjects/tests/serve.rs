@@ -267,6 +267,12 @@ async fn demo_pages_render_their_elements() {
             "{path}"
         );
         for needle in nav.iter().chain(expected) {
+            // The contact page leaves the newsletter box out: it has a form of its own.
+            if path == "/contact" && (needle.contains("newsletter") || needle.contains("Subscribe"))
+            {
+                assert!(!reply.body.contains(needle), "{path} has {needle}");
+                continue;
+            }
             assert!(reply.body.contains(needle), "{path} lacks {needle}");
         }
         assert_truth_only_in_scripts(path, &reply.body);

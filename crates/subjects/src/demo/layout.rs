@@ -81,6 +81,14 @@ document.getElementById('newsletter').addEventListener('submit', function (event
 
 /// Renders a full page. `content` and `script` are trusted markup: callers escape
 /// whatever user data they put in.
+const NEWSLETTER_FORM: &str = r#"<form id="newsletter" action="/newsletter" method="post">
+<label for="newsletter-email" style="margin:0">Get our newsletter</label>
+<input id="newsletter-email" name="email" type="email" placeholder="you@example.com" autocomplete="email">
+<button type="submit">Subscribe</button>
+<span id="newsletter-msg" role="status"></span>
+</form>
+"#;
+
 pub(crate) fn page(title: &str, nav: Nav, content: &str, script: &str) -> Html<String> {
     let mut links = String::new();
     for (entry, href, text) in NAV {
@@ -92,6 +100,13 @@ pub(crate) fn page(title: &str, nav: Nav, content: &str, script: &str) -> Html<S
         links.push_str(&format!(r#"<a href="{href}"{current}>{text}</a>"#));
     }
     let title = escape(title);
+    // The contact page has a form of its own; a second email box next to it only
+    // confuses (and shop owners leave it out there).
+    let newsletter = if nav == Nav::Contact {
+        String::new()
+    } else {
+        format!("{NEWSLETTER_FORM}{NEWSLETTER_SCRIPT}\n")
+    };
     Html(format!(
         r#"<!doctype html>
 <html lang="en">
@@ -112,15 +127,8 @@ pub(crate) fn page(title: &str, nav: Nav, content: &str, script: &str) -> Html<S
 {content}
 </main>
 <footer>
-<form id="newsletter" action="/newsletter" method="post">
-<label for="newsletter-email" style="margin:0">Get our newsletter</label>
-<input id="newsletter-email" name="email" type="email" placeholder="you@example.com" autocomplete="email">
-<button type="submit">Subscribe</button>
-<span id="newsletter-msg" role="status"></span>
-</form>
-<p>© 2025 Curio Shop · Small things, carefully chosen.</p>
+{newsletter}<p>© 2025 Curio Shop · Small things, carefully chosen.</p>
 </footer>
-{NEWSLETTER_SCRIPT}
 {script}
 </body>
 </html>
