@@ -230,7 +230,7 @@ async fn demo_triggers_every_seeded_fault() {
     let out = dir.path().to_str().unwrap();
     // The demo's own budget is a minute; the random baseline finds every fault within
     // it in most runs but not all (see the issue notes), so the test gives it more.
-    let (code, stdout, err) = run(&["demo", "--out", out, "--time", "150s"]).await;
+    let (code, stdout, err) = run(&["demo", "--out", out, "--time", "120s"]).await;
     assert_eq!(code, 0, "{stdout}\n{err}");
     let line = stdout
         .lines()

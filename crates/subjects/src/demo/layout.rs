@@ -100,12 +100,12 @@ pub(crate) fn page(title: &str, nav: Nav, content: &str, script: &str) -> Html<S
         links.push_str(&format!(r#"<a href="{href}"{current}>{text}</a>"#));
     }
     let title = escape(title);
-    // The contact page has a form of its own; a second email box next to it only
-    // confuses (and shop owners leave it out there).
-    let newsletter = if nav == Nav::Contact {
-        String::new()
-    } else {
+    // The newsletter box is on the landing pages only; on pages with a job to do
+    // (product, cart, checkout, contact) it would compete with their own forms.
+    let newsletter = if matches!(nav, Nav::Home | Nav::About) {
         format!("{NEWSLETTER_FORM}{NEWSLETTER_SCRIPT}\n")
+    } else {
+        String::new()
     };
     Html(format!(
         r#"<!doctype html>
