@@ -147,6 +147,13 @@ impl Tab {
     /// Navigates the tab and waits for the page to settle. A URL that cannot be loaded
     /// (refused, unknown host) is not an error: it is in `Outcome::navigation_error`.
     pub async fn goto(&mut self, url: &str) -> Result<Outcome, BrowserError> {
+        // Chromium never answers a navigation to an unparsable URL; refuse it here.
+        if let Err(e) = url::Url::parse(url) {
+            return Err(BrowserError::Call {
+                method: "Page.navigate".into(),
+                reason: format!("invalid URL '{url}': {e}"),
+            });
+        }
         let started = Instant::now();
         let mark = self.events.mark();
         let url_before = self.url();
@@ -309,13 +316,7 @@ impl Tab {
                 if t.get("openerId").and_then(Value::as_str) == Some(me.as_str())
                     && let Some(id) = t.get("targetId").and_then(Value::as_str)
                 {
-                    let _ = browser_call(
-                        &self.browser,
-                        "Target.closeTarget",
-                        json!({"targetId": id}),
-                        self.timeouts.command,
-                    )
-                    .await;
+                    close_target(&self.browser, id, &self.timeouts).await;
                 }
             }
         }
@@ -330,14 +331,7 @@ impl Tab {
 
     /// Replaces a crashed page with a fresh one in the same context.
     async fn recover(&mut self) -> Result<(), BrowserError> {
-        let old = self.page.target_id().inner().clone();
-        let _ = browser_call(
-            &self.browser,
-            "Target.closeTarget",
-            json!({"targetId": old}),
-            self.timeouts.command,
-        )
-        .await;
+        close_target(&self.browser, self.page.target_id().inner(), &self.timeouts).await;
         let (page, events, task) = open_page(
             &self.browser,
             self.context.as_ref(),
@@ -457,21 +451,13 @@ impl Tab {
 
     /// Closes the tab and disposes of its browser context.
     pub async fn close(self) {
-        let deadline = self.timeouts.command;
-        let target = self.page.target_id().inner().clone();
-        let _ = browser_call(
-            &self.browser,
-            "Target.closeTarget",
-            json!({"targetId": target}),
-            deadline,
-        )
-        .await;
+        close_target(&self.browser, self.page.target_id().inner(), &self.timeouts).await;
         if let Some(ctx) = &self.context {
             let _ = browser_call(
                 &self.browser,
                 "Target.disposeBrowserContext",
                 json!({"browserContextId": ctx}),
-                deadline,
+                self.timeouts.command,
             )
             .await;
         }
@@ -527,6 +513,13 @@ async fn open_page(
         .await?;
     }
     Ok((page, events, task))
+}
+
+/// Closes a tab or window. A target that is already gone is what closing wants, so
+/// failures are ignored.
+async fn close_target(browser: &chromiumoxide::Browser, target: &str, timeouts: &Timeouts) {
+    let params = json!({"targetId": target});
+    let _ = browser_call(browser, "Target.closeTarget", params, timeouts.command).await;
 }
 
 /// A browser-level CDP call (targets, contexts) with a deadline.

@@ -402,6 +402,16 @@ async fn attach_over_websocket() {
 }
 
 #[tokio::test]
+async fn unparsable_url_is_refused_at_once() {
+    let mut e = env().await;
+    let started = Instant::now();
+    let err = e.tab.goto("not-a-url").await.unwrap_err();
+    assert!(err.to_string().contains("invalid URL 'not-a-url'"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(1));
+    e.close().await;
+}
+
+#[tokio::test]
 async fn launch_errors_are_clear() {
     let err =
         curio_browser::find_chrome(Some(std::path::Path::new("/nonexistent/chrome"))).unwrap_err();
