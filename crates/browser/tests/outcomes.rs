@@ -23,7 +23,7 @@ fn target(selector: &str) -> Target {
 fn short_timeouts() -> Timeouts {
     Timeouts {
         command: Duration::from_secs(5),
-        navigation: Duration::from_secs(2),
+        navigation: Duration::from_secs(3),
         idle: Duration::from_millis(2000),
         ..Timeouts::default()
     }
@@ -264,7 +264,14 @@ async fn infinite_redirect_ends_in_navigation_error() {
     let out = e.goto("/t/redirect-loop").await;
     assert!(started.elapsed() < Duration::from_secs(8));
     let err = out.navigation_error.clone().expect("navigation error");
-    assert!(err.contains("TOO_MANY_REDIRECTS"), "{err}");
+    // Chromium gives up after 20 redirects; on a loaded machine those can take longer
+    // than the test's 3 s navigation timeout, which then ends it instead. Either way the
+    // loop ends in a recorded navigation error, in time.
+    assert!(
+        err.contains("TOO_MANY_REDIRECTS") || err.contains("did not commit within"),
+        "{err}"
+    );
+    assert!(out.responses.iter().any(|r| r.status == 302), "{out:?}");
     e.close().await;
 }
 
