@@ -46,6 +46,17 @@ impl CoverageMap {
         }
     }
 
+    /// Folds in what another tab covered, so a run that opens a fresh tab (and browser
+    /// context) per episode still reports the union over the whole run.
+    pub fn merge(&mut self, other: &CoverageMap) {
+        for (url, blocks) in &other.scripts {
+            let mine = self.scripts.entry(url.clone()).or_default();
+            for (range, hit) in blocks {
+                *mine.entry(*range).or_insert(false) |= *hit;
+            }
+        }
+    }
+
     /// Coverage of the scripts in scope, as recorded.
     pub fn summary(&self, scope: &Scope) -> Coverage {
         Coverage {
@@ -84,5 +95,16 @@ mod tests {
         let s = map.summary(&scope);
         assert_eq!(s.covered_blocks(), 2);
         assert_eq!(s.total_blocks(), 3);
+
+        let mut other = CoverageMap::default();
+        other.absorb(&json!({"result": [
+            {"url": "http://a/app.js", "functions": [{"ranges": [
+                {"startOffset": 30, "endOffset": 40, "count": 2}]}]},
+            {"url": "http://a/other.js", "functions": [{"ranges": [
+                {"startOffset": 0, "endOffset": 5, "count": 0}]}]}]}));
+        map.merge(&other);
+        let s = map.summary(&scope);
+        assert_eq!(s.covered_blocks(), 3);
+        assert_eq!(s.total_blocks(), 4);
     }
 }

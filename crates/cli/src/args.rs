@@ -36,6 +36,20 @@ pub(crate) enum Command {
         #[command(flatten)]
         browser: BrowserArgs,
     },
+    /// Replay findings of a saved run in a fresh browser and say whether they reproduce.
+    #[command(
+        after_help = "Exit codes: 0 every finding replayed reproduced, 1 some did not, 2 usage error, 3 browser or infrastructure failure."
+    )]
+    Replay {
+        /// The run's record.json, or the output directory that holds it.
+        #[arg(value_name = "RECORD")]
+        record: PathBuf,
+        /// The finding to replay (its number in the record). Repeatable. [default: all]
+        #[arg(long = "finding", value_name = "N")]
+        findings: Vec<u32>,
+        #[command(flatten)]
+        browser: BrowserArgs,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -47,9 +61,50 @@ pub(crate) struct RunArgs {
     /// Stop after this many actions.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), env = "CURIO_MAX_ACTIONS")]
     pub max_actions: Option<u32>,
-    /// Longest episode in actions before going back to the start URL.
-    #[arg(long, value_name = "N", default_value_t = 25, value_parser = clap::value_parser!(u32).range(1..))]
-    pub episode_steps: u32,
+    /// How to choose the next action: curious (WebExplor plus Curio's additions),
+    /// webexplor (the paper alone), random (a uniform random walk).
+    #[arg(long, value_name = "NAME", default_value = "curious", value_parser = ["curious", "webexplor", "random"], env = "CURIO_STRATEGY")]
+    pub strategy: String,
+    /// Switch off one of the strategy's additions. Repeatable.
+    #[arg(long = "disable", value_name = "FEATURE", value_parser = FEATURES)]
+    pub disable: Vec<String>,
+    /// Switch on an addition the strategy does not use by default. Repeatable.
+    #[arg(long = "enable", value_name = "FEATURE", value_parser = FEATURES)]
+    pub enable: Vec<String>,
+    /// Longest episode in moves before going back to the start URL.
+    /// [default: 40 curious, 100 webexplor, 25 random]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub episode_steps: Option<u32>,
+    /// Moves without a new page state after which the learner jumps to the most
+    /// curious transition it knows. [default: the learner's]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub stuck_after: Option<u32>,
+    /// Never click an element whose text, label or link contains this phrase (whole
+    /// words, case-insensitive). Repeatable; adds to the defaults (log out, delete,
+    /// remove, reset, ...).
+    #[arg(long = "deny", value_name = "TEXT")]
+    pub deny: Vec<String>,
+    /// Never operate an element this CSS selector matches. Repeatable.
+    #[arg(long = "deny-selector", value_name = "CSS")]
+    pub deny_selectors: Vec<String>,
+    /// Drop the default deny phrases (keep only --deny ones).
+    #[arg(long)]
+    pub no_default_deny: bool,
+    /// JSON file of input values: {"fields": {"coupon": ["SAVE10"]}, "semantics": {"city": ["Lyon"]}}.
+    #[arg(long, value_name = "FILE")]
+    pub inputs: Option<PathBuf>,
+    /// Don't replay new findings to check that their steps reproduce them.
+    #[arg(long)]
+    pub no_verify: bool,
+    /// Pages whose URLs differ only in query values are different pages.
+    #[arg(long)]
+    pub keep_query_values: bool,
+    /// Ignore the query string when comparing pages.
+    #[arg(long)]
+    pub drop_query: bool,
+    /// Numeric path segments (/projects/7) are not generalised.
+    #[arg(long)]
+    pub keep_numeric_segments: bool,
     /// Seed for every random choice; the same seed replays the same choices.
     /// [default: drawn at random and recorded]
     #[arg(long, value_name = "N", env = "CURIO_SEED")]
@@ -86,6 +141,9 @@ pub(crate) struct BrowserArgs {
     #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = parse_duration)]
     pub nav_timeout: Duration,
 }
+
+/// Names for --disable and --enable.
+pub(crate) const FEATURES: [&str; 7] = curio_runner::Features::NAMES;
 
 fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();

@@ -9,12 +9,12 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use curio_record::RunRecord;
-use curio_runner::RunOutcome;
+use curio_record::{FindingId, RunRecord};
+use curio_runner::{FindingReplay, ReplayConfig, RunOutcome, replay_findings};
 use curio_subjects::Subject;
 
 use crate::args::{Cli, Command};
-use crate::validate::{Failure, run_config};
+use crate::validate::{Failure, replay_browser, run_config};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -70,7 +70,89 @@ async fn run(cli: Cli) -> Result<ExitCode, Failure> {
             // The demo succeeded if it ran; its findings are the point, not a failure.
             Ok(ExitCode::SUCCESS)
         }
+        Command::Replay {
+            record,
+            findings,
+            browser,
+        } => replay(&record, &findings, &browser).await,
     }
+}
+
+/// `curio replay`: each chosen finding's trace in a fresh browser context.
+async fn replay(
+    path: &std::path::Path,
+    wanted: &[u32],
+    browser: &args::BrowserArgs,
+) -> Result<ExitCode, Failure> {
+    let file = if path.is_dir() {
+        path.join("record.json")
+    } else {
+        path.to_path_buf()
+    };
+    let record = RunRecord::read_json(&file).map_err(|e| Failure::Usage(e.to_string()))?;
+    let ids: Vec<FindingId> = if wanted.is_empty() {
+        record.findings.iter().map(|f| f.id).collect()
+    } else {
+        let mut ids = Vec::new();
+        for n in wanted {
+            if !record.findings.iter().any(|f| f.id.0 == *n) {
+                return Err(Failure::Usage(format!(
+                    "no finding #{n} in {} (it has {} findings)",
+                    file.display(),
+                    record.findings.len()
+                )));
+            }
+            ids.push(FindingId(*n));
+        }
+        ids
+    };
+    if ids.is_empty() {
+        println!("{} has no findings to replay.", file.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let scope = ReplayConfig::scope_of(&record).ok_or_else(|| {
+        Failure::Usage(format!(
+            "{}: start URL '{}' is not a URL",
+            file.display(),
+            record.meta.start_url
+        ))
+    })?;
+    let config = ReplayConfig {
+        browser: replay_browser(browser, scope)?,
+    };
+    let mut print = |r: &FindingReplay| {
+        let Some(f) = record.findings.iter().find(|f| f.id == r.finding) else {
+            return;
+        };
+        let verdict = if r.report.reproduced {
+            "reproduced"
+        } else {
+            "NOT reproduced"
+        };
+        println!(
+            "finding #{} {}: {verdict} after {} of {} steps ({:.1}s)",
+            f.id.0,
+            f.kind.as_str(),
+            r.report.steps_done,
+            f.trace.len(),
+            r.duration.as_secs_f64()
+        );
+        println!("    {}", f.message);
+        if let Some((step, why)) = &r.report.failed {
+            println!("    stopped at step {}: {why}", step + 1);
+        }
+        if !r.report.reproduced && !r.report.signatures.is_empty() {
+            println!("    saw instead: {}", r.report.signatures.join("; "));
+        }
+    };
+    let results = replay_findings(config, &record, &ids, &mut print).await?;
+    let failed = results.iter().filter(|r| !r.report.reproduced).count();
+    println!(
+        "{} of {} findings reproduced.",
+        results.len() - failed,
+        results.len()
+    );
+    Ok(ExitCode::from(if failed > 0 { 1 } else { 0 }))
 }
 
 fn print_summary(outcome: &RunOutcome) {
@@ -114,6 +196,11 @@ fn print_summary(outcome: &RunOutcome) {
                 (None, _) => step.locator.clone(),
             };
             println!("       {}. {} {what}", i + 1, step.kind.as_str());
+        }
+        match f.reproduced {
+            Some(true) => println!("     replayed in a fresh browser: reproduced"),
+            Some(false) => println!("     replayed in a fresh browser: did NOT reproduce"),
+            None => {}
         }
         if let Some(shot) = &f.screenshot {
             println!(

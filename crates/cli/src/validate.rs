@@ -4,7 +4,9 @@
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use curio_browser::{BrowserConfig, Scope, Timeouts};
-use curio_runner::{RunConfig, RunError, StrategyKind};
+use curio_forms::Dictionary;
+use curio_page::UrlNormalization;
+use curio_runner::{ActionGuard, RunConfig, RunError, StrategyKind};
 use url::Url;
 
 use crate::args::{BrowserArgs, RunArgs};
@@ -83,25 +85,51 @@ pub(crate) fn run_config(
             )));
         }
     }
-    if let Some(ws) = &browser.browser_ws {
-        let ok = Url::parse(ws).is_ok_and(|u| matches!(u.scheme(), "ws" | "wss"));
-        if !ok {
+    check_browser_ws(browser)?;
+    let browser_config = browser_config(browser, Scope::new(&start, &run.origins))
+        .coverage(!run.no_coverage)
+        .build();
+    let strategy = StrategyKind::from_name(&run.strategy).ok_or_else(|| {
+        Failure::Usage(format!(
+            "unknown strategy '{}' for '--strategy'",
+            run.strategy
+        ))
+    })?;
+    let mut features = strategy.default_features();
+    for name in &run.enable {
+        features.set(name, true);
+    }
+    for name in &run.disable {
+        features.set(name, false);
+    }
+    for selector in &run.deny_selectors {
+        if !curio_page::is_valid_selector(selector) {
             return Err(Failure::Usage(format!(
-                "invalid value '{ws}' for '--browser-ws <WS_URL>': expected a ws:// or wss:// DevTools URL"
+                "invalid value '{selector}' for '--deny-selector <CSS>': not a selector Curio understands"
             )));
         }
     }
-    let timeouts = Timeouts {
-        navigation: browser.nav_timeout,
-        ..Timeouts::default()
+    let guard = if run.no_default_deny {
+        ActionGuard::only(&run.deny, &run.deny_selectors)
+    } else {
+        ActionGuard::with_defaults(&run.deny, &run.deny_selectors)
     };
-    let browser_config = BrowserConfig::builder()
-        .chrome(browser.chrome.clone())
-        .ws_url(browser.browser_ws.clone())
-        .timeouts(timeouts)
-        .scope(Scope::new(&start, &run.origins))
-        .coverage(!run.no_coverage)
-        .build();
+    let dictionary = match &run.inputs {
+        None => Dictionary::empty(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                Failure::Usage(format!("cannot read --inputs file {}: {e}", path.display()))
+            })?;
+            Dictionary::from_json(&text).map_err(|e| {
+                Failure::Usage(format!("invalid --inputs file {}: {e}", path.display()))
+            })?
+        }
+    };
+    let url_normalization = UrlNormalization {
+        keep_query_values: run.keep_query_values,
+        drop_query: run.drop_query,
+        generalize_numeric_segments: !run.keep_numeric_segments,
+    };
     let seed = run.seed.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -112,13 +140,54 @@ pub(crate) fn run_config(
         start_url: start,
         time: run.time.unwrap_or(default_time),
         max_actions: run.max_actions,
-        episode_steps: run.episode_steps,
+        episode_steps: run
+            .episode_steps
+            .unwrap_or_else(|| strategy.default_episode_steps()),
         seed,
-        strategy: StrategyKind::Random,
+        strategy,
+        features,
+        stuck_after: run.stuck_after,
+        guard,
+        dictionary,
+        url_normalization,
+        verify_findings: !run.no_verify,
         out_dir: run.out.clone(),
         screenshots: !run.no_screenshots,
         browser: browser_config,
     })
+}
+
+fn check_browser_ws(browser: &BrowserArgs) -> Result<(), Failure> {
+    if let Some(ws) = &browser.browser_ws {
+        let ok = Url::parse(ws).is_ok_and(|u| matches!(u.scheme(), "ws" | "wss"));
+        if !ok {
+            return Err(Failure::Usage(format!(
+                "invalid value '{ws}' for '--browser-ws <WS_URL>': expected a ws:// or wss:// DevTools URL"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn browser_config(browser: &BrowserArgs, scope: Scope) -> curio_browser::BrowserConfigBuilder {
+    let timeouts = Timeouts {
+        navigation: browser.nav_timeout,
+        ..Timeouts::default()
+    };
+    BrowserConfig::builder()
+        .chrome(browser.chrome.clone())
+        .ws_url(browser.browser_ws.clone())
+        .timeouts(timeouts)
+        .scope(scope)
+}
+
+/// The browser for `curio replay`: scoped like the run that is replayed.
+pub(crate) fn replay_browser(
+    browser: &BrowserArgs,
+    scope: Scope,
+) -> Result<BrowserConfig, Failure> {
+    check_browser_ws(browser)?;
+    Ok(browser_config(browser, scope).coverage(false).build())
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Pure page modelling: a `DOMSnapshot.captureSnapshot` answer becomes a [`Page`] with
 //! what a user sees (texts with boxes), what a user can do ([`Action`]s), the forms with
-//! their fields and labels, the tag sequence and the normalised URL.
+//! their fields and labels, the tag sequence and the normalised URL; and the state
+//! abstraction of curiosity-driven exploration ([`StateTable`]), which tells whether a
+//! page is a state seen before by URL and tag-sequence similarity ([`similarity`]).
 //!
 //! No I/O, no async, no CDP library: the browser crate hands over the wire-format
 //! [`DomSnapshot`], and tests use the same JSON saved as fixtures.
@@ -17,12 +19,16 @@ mod locator;
 mod model;
 mod page;
 mod query;
+pub mod similarity;
 mod snapshot_index;
+mod states;
 mod text;
 mod url_norm;
 mod visibility;
 
 pub use dom::*;
 pub use model::*;
-pub use query::query_selector_all;
+pub use query::{is_valid_selector, query_selector_all};
+pub use similarity::{IndexedSeq, Match, Matcher, SequenceMatcher};
+pub use states::{StateId, StateMatch, StateTable, StateTableConfig, TagInterner};
 pub use url_norm::{UrlNormalization, normalize_url};

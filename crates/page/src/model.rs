@@ -177,4 +177,22 @@ pub struct Page {
     /// Lowercase tag names of the main document's elements in document order
     /// (without `head` content, `script`, `style`, `noscript`, `template`).
     pub tag_sequence: Vec<String>,
+    /// [`Page::tag_sequence`] with repeats folded: of consecutive sibling elements with
+    /// the same (folded) subtree structure — 3 or 30 table rows, list items, cards — only
+    /// the first is kept, with its subtree. A list of 3 and one of 30 give the same
+    /// sequence, so the state abstraction can ignore how much data a page shows.
+    #[serde(default)]
+    pub merged_tag_sequence: Vec<String>,
+}
+
+impl Page {
+    /// The tag sequence the state abstraction compares: [`Page::merged_tag_sequence`]
+    /// with `merge_repeats`, [`Page::tag_sequence`] without.
+    pub fn state_tags(&self, merge_repeats: bool) -> &[String] {
+        if merge_repeats {
+            &self.merged_tag_sequence
+        } else {
+            &self.tag_sequence
+        }
+    }
 }

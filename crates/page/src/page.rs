@@ -1,6 +1,8 @@
 //! Building a [`Page`] from a snapshot: admit the documents, then derive forms, actions,
 //! texts and the tag sequence from them.
 
+use std::collections::HashMap;
+
 use crate::actions::build_actions;
 use crate::context::Ctx;
 use crate::dom::DomSnapshot;
@@ -98,6 +100,7 @@ impl Page {
         let url = main.map(|c| c.doc.url().to_string()).unwrap_or_default();
         let title = main.map(|c| collapse(c.doc.title())).unwrap_or_default();
         let tag_sequence = main.map(tag_sequence).unwrap_or_default();
+        let merged_tag_sequence = main.map(merged_tag_sequence).unwrap_or_default();
         Page {
             normalized_url: normalize_url(&url, &UrlNormalization::default()),
             url,
@@ -106,21 +109,94 @@ impl Page {
             forms,
             texts,
             tag_sequence,
+            merged_tag_sequence,
         }
     }
 }
 
 fn tag_sequence(ctx: &Ctx<'_>) -> Vec<String> {
     let doc = &ctx.doc;
+    let skipped = sequence_skipped(ctx);
+    (0..doc.len())
+        .filter(|&n| !skipped[n] && !doc.tag(n).is_empty())
+        .map(|n| doc.tag(n).to_string())
+        .collect()
+}
+
+/// Per node: left out of the tag sequence with its subtree (`head`, `script`, ...).
+fn sequence_skipped(ctx: &Ctx<'_>) -> Vec<bool> {
+    let doc = &ctx.doc;
     let mut skipped = vec![false; doc.len()];
-    let mut out = Vec::new();
     for n in 0..doc.len() {
         let parent_skipped = doc.parent(n).is_some_and(|p| skipped[p]);
+        skipped[n] = parent_skipped || SEQUENCE_SKIPPED.contains(&doc.tag(n));
+    }
+    skipped
+}
+
+/// No structure: a text or comment node, or anything skipped.
+const NO_SHAPE: u32 = u32::MAX;
+
+/// The tag sequence without repeated siblings (see [`Page::merged_tag_sequence`]).
+///
+/// Every node gets a *shape*: its tag and the shapes of its children, with runs of equal
+/// consecutive shapes folded to one, hash-consed to a number so that equal shapes get
+/// equal numbers (exactly; no hash collisions). Comparing folded shapes means rows that
+/// differ only in how many items a nested list has still count as repeats. Then every
+/// element whose shape equals that of the previous element sibling is dropped with its
+/// subtree. Text and comments between siblings do not break a run; neither do skipped
+/// elements such as `<script>`.
+fn merged_tag_sequence(ctx: &Ctx<'_>) -> Vec<String> {
+    let doc = &ctx.doc;
+    let len = doc.len();
+    let skipped = sequence_skipped(ctx);
+
+    // Children always come after their parent (the index guarantees it), so a reverse
+    // scan sees every child's shape before its parent's.
+    let mut shape = vec![NO_SHAPE; len];
+    let mut shapes: HashMap<(&str, Vec<u32>), u32> = HashMap::new();
+    for n in (0..len).rev() {
+        if skipped[n] {
+            continue;
+        }
+        let mut kids: Vec<u32> = Vec::new();
+        for &c in doc.children(n) {
+            let s = shape.get(c).copied().unwrap_or(NO_SHAPE);
+            if s != NO_SHAPE && kids.last() != Some(&s) {
+                kids.push(s);
+            }
+        }
         let tag = doc.tag(n);
-        skipped[n] = parent_skipped || SEQUENCE_SKIPPED.contains(&tag);
-        if !skipped[n] && !tag.is_empty() {
-            out.push(tag.to_string());
+        if tag.is_empty() && kids.is_empty() {
+            continue;
+        }
+        let next = u32::try_from(shapes.len()).unwrap_or(NO_SHAPE - 1);
+        shape[n] = *shapes.entry((tag, kids)).or_insert(next);
+    }
+
+    let mut dropped = vec![false; len];
+    for n in 0..len {
+        let mut previous = NO_SHAPE;
+        for &c in doc.children(n) {
+            let s = shape.get(c).copied().unwrap_or(NO_SHAPE);
+            if s == NO_SHAPE {
+                continue;
+            }
+            if s == previous
+                && let Some(d) = dropped.get_mut(c)
+            {
+                *d = true;
+            }
+            previous = s;
         }
     }
-    out
+    for n in 0..len {
+        if doc.parent(n).is_some_and(|p| dropped[p]) {
+            dropped[n] = true;
+        }
+    }
+    (0..len)
+        .filter(|&n| !skipped[n] && !dropped[n] && !doc.tag(n).is_empty())
+        .map(|n| doc.tag(n).to_string())
+        .collect()
 }

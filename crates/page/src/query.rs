@@ -25,6 +25,11 @@ enum Combinator {
     Descendant,
 }
 
+/// Whether `selector` is in the subset of CSS that [`query_selector_all`] understands.
+pub fn is_valid_selector(selector: &str) -> bool {
+    parse(selector).is_some()
+}
+
 /// `backendNodeId`s of the elements of document `frame` that `selector` matches, in
 /// document order. Empty when the selector is outside the supported subset.
 pub fn query_selector_all(snapshot: &DomSnapshot, frame: usize, selector: &str) -> Vec<i64> {

@@ -704,6 +704,134 @@ fn tag_sequence_is_the_body_structure_without_scripts() {
 }
 
 #[test]
+fn merged_tag_sequence_keeps_the_first_of_repeated_siblings() {
+    let table = page("table");
+    // Three identical rows become one, two `th` one `th`, Edit and Delete one `button`;
+    // the two cells of a row differ (text vs buttons), so both stay.
+    assert_eq!(
+        table.merged_tag_sequence.join(" "),
+        "html body h1 table thead tr th tbody tr td td button p a"
+    );
+    assert_eq!(table.state_tags(true), table.merged_tag_sequence.as_slice());
+    assert_eq!(table.state_tags(false), table.tag_sequence.as_slice());
+
+    // Merged is a subsequence of the full sequence, on every fixture.
+    for name in FIXTURES {
+        let p = page(name);
+        let mut full = p.tag_sequence.iter();
+        for tag in &p.merged_tag_sequence {
+            assert!(full.any(|t| t == tag), "{name}: {tag} out of order");
+        }
+        assert!(!p.merged_tag_sequence.is_empty(), "{name}");
+        assert!(p.merged_tag_sequence.len() <= p.tag_sequence.len());
+    }
+}
+
+/// A one-document snapshot of the tree given as `(depth, name)` in document order; names
+/// starting with `#` are text nodes. Depth 0 is the `<html>` element.
+fn tree(nodes: &[(usize, &str)]) -> DomSnapshot {
+    let mut strings = vec![
+        "http://127.0.0.1:8765/t.html".to_string(),
+        "#document".to_string(),
+    ];
+    let mut parent_index = vec![-1i64];
+    let mut node_type = vec![9i64];
+    let mut node_name = vec![1i64];
+    let mut stack: Vec<i64> = vec![0];
+    for &(depth, name) in nodes {
+        stack.truncate(depth + 1);
+        parent_index.push(*stack.last().unwrap_or(&0));
+        let text = name.starts_with('#');
+        node_type.push(if text { 3 } else { 1 });
+        strings.push(if text {
+            "#text".to_string()
+        } else {
+            name.to_ascii_uppercase()
+        });
+        node_name.push(strings.len() as i64 - 1);
+        stack.push(parent_index.len() as i64 - 1);
+    }
+    let mut snapshot = DomSnapshot {
+        strings,
+        ..DomSnapshot::default()
+    };
+    let mut doc = curio_page::DocumentSnapshot {
+        document_url: 0,
+        ..Default::default()
+    };
+    doc.nodes.parent_index = parent_index;
+    doc.nodes.node_type = node_type;
+    doc.nodes.node_name = node_name;
+    snapshot.documents.push(doc);
+    snapshot
+}
+
+/// A list page with `rows` cards, each a `li` with a title link, a nested list of `tags`
+/// badges and a button, separated by whitespace text; a script in the middle.
+fn list_page(rows: usize, tags: usize) -> DomSnapshot {
+    let mut nodes = vec![(0, "html"), (1, "body"), (2, "h1"), (2, "ul")];
+    for r in 0..rows {
+        nodes.push((3, "#ws"));
+        nodes.push((3, "li"));
+        nodes.push((4, "a"));
+        nodes.push((5, "#title"));
+        nodes.push((4, "ul"));
+        for _ in 0..tags {
+            nodes.push((5, "li"));
+            nodes.push((6, "span"));
+        }
+        nodes.push((4, "button"));
+        if r == 1 {
+            nodes.push((3, "script"));
+            nodes.push((4, "div"));
+        }
+    }
+    nodes.extend([(2, "footer"), (3, "a"), (3, "a")]);
+    tree(&nodes)
+}
+
+#[test]
+fn merged_tag_sequence_is_the_same_for_3_and_30_rows() {
+    let three = Page::from_snapshot(&list_page(3, 2));
+    let thirty = Page::from_snapshot(&list_page(30, 2));
+    let one = "html body h1 ul li a ul li span button footer a";
+    assert_eq!(three.merged_tag_sequence.join(" "), one);
+    assert_eq!(thirty.merged_tag_sequence, three.merged_tag_sequence);
+    assert_ne!(thirty.tag_sequence, three.tag_sequence);
+    assert_eq!(three.tag_sequence.len(), 4 + 3 * 8 + 3);
+
+    // Rows whose nested lists differ only in length fold too (shapes are compared folded).
+    let mixed = tree(&[
+        (0, "html"),
+        (1, "ul"),
+        (2, "li"),
+        (3, "b"),
+        (3, "b"),
+        (2, "li"),
+        (3, "b"),
+        (2, "li"),
+        (3, "i"),
+    ]);
+    assert_eq!(
+        Page::from_snapshot(&mixed).merged_tag_sequence.join(" "),
+        "html ul li b li i"
+    );
+    // Only consecutive siblings: a different one in between starts a new run.
+    let interrupted = tree(&[(0, "html"), (1, "p"), (1, "div"), (1, "p"), (1, "p")]);
+    assert_eq!(
+        Page::from_snapshot(&interrupted)
+            .merged_tag_sequence
+            .join(" "),
+        "html p div p"
+    );
+    assert!(
+        Page::from_snapshot(&tree(&[]))
+            .merged_tag_sequence
+            .is_empty()
+    );
+}
+
+#[test]
 fn page_url_title_and_normalized_url() {
     let page = page("shop");
     assert_eq!(page.url, format!("{ORIGIN}/shop.html"));

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Version of the `record.json` layout; bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Row id of a run in the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -161,8 +161,14 @@ pub struct Finding {
     pub status: Option<u16>,
     /// Step at which it was first seen.
     pub first_step: u32,
-    /// The steps of the episode up to and including `first_step`, starting with a `Goto`.
+    /// Steps that reproduce it from a fresh browser, starting with a `Goto`: the shortest
+    /// known path to the page where it happened plus the triggering action when that
+    /// replays, else the steps of its episode up to and including `first_step`.
     pub trace: Vec<Step>,
+    /// Whether replaying `trace` in a fresh browser context during the run produced the
+    /// same signature; `None` when it was not tried.
+    #[serde(default)]
+    pub reproduced: Option<bool>,
     /// How many times it was seen in the run.
     pub occurrences: u32,
     /// Screenshot file, relative to the run's output directory.
@@ -192,7 +198,7 @@ impl Coverage {
 }
 
 /// How a run ended, written last. A run without one was killed or crashed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
     pub finished_at_ms: u64,
     pub steps: u32,
@@ -201,6 +207,28 @@ pub struct RunSummary {
     pub findings: u32,
     /// Why the run stopped: `time`, `max_actions`, `interrupted`, ...
     pub stop_reason: String,
+    /// How the run spent its time and memory.
+    #[serde(default)]
+    pub stats: RunStats,
+}
+
+/// Where a run's time went, for benchmarks: the part spent waiting on the browser (CDP
+/// calls, page loads, settling) against Curio's own work (page models, state lookups,
+/// learning, the store).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunStats {
+    /// User actions performed (a form macro counts each field and the submit).
+    pub actions: u32,
+    /// Distinct normalised URLs seen: kinds of pages reached.
+    pub page_kinds: u32,
+    /// Wall time of the exploring loop.
+    pub wall_ms: u64,
+    /// Time spent awaiting the browser within that loop.
+    pub browser_ms: u64,
+    /// Time spent replaying findings to check that they reproduce.
+    pub replay_ms: u64,
+    /// Peak resident memory of the Curio process (Linux `VmHWM`), Chromium excluded.
+    pub peak_rss_kb: Option<u64>,
 }
 
 /// A whole run, as exported to `record.json`.

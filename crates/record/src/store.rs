@@ -29,7 +29,7 @@ use crate::model::{
 
 /// Layout of the SQLite file, kept in `PRAGMA user_version`; bump on any incompatible
 /// change. Independent of [`SCHEMA_VERSION`], which versions `record.json`.
-const STORE_VERSION: i64 = 1;
+const STORE_VERSION: i64 = 2;
 
 /// How long a statement waits for another connection's lock (a reader's checkpoint, a
 /// second writer) before failing with `SQLITE_BUSY`.
@@ -98,6 +98,7 @@ CREATE TABLE IF NOT EXISTS findings (
     trace TEXT NOT NULL,          -- JSON array of Step
     occurrences INTEGER NOT NULL,
     screenshot TEXT,
+    reproduced INTEGER,           -- NULL: not tried
     PRIMARY KEY (run_id, id),
     UNIQUE (run_id, signature)
 );
@@ -335,9 +336,9 @@ impl Store {
             .query_row(
                 "INSERT INTO findings (run_id, id, signature, kind, message, url, source_url,
                                        source_line, source_column, status, first_step, trace,
-                                       occurrences, screenshot)
+                                       occurrences, screenshot, reproduced)
                  VALUES (?1, (SELECT COALESCE(MAX(id), 0) + 1 FROM findings WHERE run_id = ?1),
-                         ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 1, ?12)
+                         ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 1, ?12, ?13)
                  ON CONFLICT (run_id, signature) DO UPDATE SET occurrences = occurrences + 1
                  RETURNING id",
                 params![
@@ -353,6 +354,7 @@ impl Store {
                     finding.first_step,
                     Json(&finding.trace),
                     finding.screenshot,
+                    finding.reproduced,
                 ],
                 |row| row.get(0).map(FindingId),
             )
@@ -377,6 +379,34 @@ impl Store {
                     "set the screenshot of finding {} in run {}",
                     finding.0, run.0
                 );
+                self.write_err(action, source)
+            })?;
+        if updated == 0 {
+            return Err(StoreError::NoSuchFinding {
+                path: self.path.clone(),
+                run,
+                finding,
+            });
+        }
+        Ok(())
+    }
+
+    /// Sets the trace of a finding and whether replaying it reproduced the finding.
+    pub fn set_finding_trace(
+        &mut self,
+        run: RunId,
+        finding: FindingId,
+        trace: &[Step],
+        reproduced: Option<bool>,
+    ) -> Result<(), StoreError> {
+        let updated = self
+            .conn
+            .execute(
+                "UPDATE findings SET trace = ?3, reproduced = ?4 WHERE run_id = ?1 AND id = ?2",
+                params![run.0, finding.0, Json(trace), reproduced],
+            )
+            .map_err(|source| {
+                let action = format!("set the trace of finding {} in run {}", finding.0, run.0);
                 self.write_err(action, source)
             })?;
         if updated == 0 {
@@ -506,7 +536,7 @@ impl Store {
         let findings = select_all(
             &tx,
             "SELECT id, signature, kind, message, url, source_url, source_line, source_column,
-                    status, first_step, trace, occurrences, screenshot
+                    status, first_step, trace, occurrences, screenshot, reproduced
              FROM findings WHERE run_id = ?1 ORDER BY id",
             run,
             finding_from_row,
@@ -683,6 +713,7 @@ fn finding_from_row(row: &Row<'_>) -> rusqlite::Result<Finding> {
         trace: row.get::<_, Json<_>>(10)?.0,
         occurrences: row.get(11)?,
         screenshot: row.get(12)?,
+        reproduced: row.get(13)?,
     })
 }
 

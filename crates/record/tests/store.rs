@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use curio_record::{
     Coverage, Finding, FindingId, Observation, ObservationKind, RunId, RunMeta, RunRecord,
-    RunSummary, SCHEMA_VERSION, ScriptCoverage, SourceLocation, Step, StepKind, StepRecord, Store,
-    StoreError,
+    RunStats, RunSummary, SCHEMA_VERSION, ScriptCoverage, SourceLocation, Step, StepKind,
+    StepRecord, Store, StoreError,
 };
 use serde_json::json;
 
@@ -168,6 +168,7 @@ fn finding(signature: &str, first_step: u32) -> Finding {
         trace: vec![goto("http://127.0.0.1:8080/"), click("save")],
         occurrences: 42,
         screenshot: None,
+        reproduced: None,
     }
 }
 
@@ -179,6 +180,14 @@ fn summary(findings: u32) -> RunSummary {
         states: 4,
         findings,
         stop_reason: "max_actions".to_owned(),
+        stats: RunStats {
+            actions: 3,
+            page_kinds: 2,
+            wall_ms: 1000,
+            browser_ms: 900,
+            replay_ms: 0,
+            peak_rss_kb: Some(50_000),
+        },
     }
 }
 
@@ -232,6 +241,14 @@ fn full_run_round_trips_through_store_and_json() {
     store
         .set_finding_screenshot(run, FindingId(2), "screenshots/finding-2.png")
         .unwrap();
+    let short = vec![goto("http://127.0.0.1:8080/"), click("short")];
+    store
+        .set_finding_trace(run, FindingId(3), &short, Some(true))
+        .unwrap();
+    assert!(matches!(
+        store.set_finding_trace(run, FindingId(9), &short, Some(true)),
+        Err(StoreError::NoSuchFinding { .. })
+    ));
     // Coverage is replaced, not added to.
     store
         .set_coverage(
@@ -254,6 +271,8 @@ fn full_run_round_trips_through_store_and_json() {
         finding.occurrences = occurrences;
     }
     findings[1].screenshot = Some("screenshots/finding-2.png".to_owned());
+    findings[2].trace = short;
+    findings[2].reproduced = Some(true);
     let expected = RunRecord {
         schema_version: SCHEMA_VERSION,
         run_id: run,
@@ -437,7 +456,7 @@ fn store_with_an_unknown_schema_version_is_refused() {
                 err,
                 StoreError::SchemaVersion {
                     found: 99,
-                    expected: 1,
+                    expected: 2,
                     ..
                 }
             ),

@@ -5,22 +5,134 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use curio_browser::BrowserConfig;
+use curio_forms::Dictionary;
+use curio_page::UrlNormalization;
 use serde::Serialize;
 use url::Url;
+
+use crate::guard::ActionGuard;
 
 /// How the next action is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StrategyKind {
-    /// A seeded uniform random walk over the page's actions (the baseline).
+    /// WebExplor's curiosity-driven Q-learning with Curio's additions (see [`Features`]).
+    Curious,
+    /// WebExplor as its paper describes it, no additions: the baseline to beat.
+    WebExplor,
+    /// A seeded uniform random walk over the page's actions.
     Random,
 }
 
 impl StrategyKind {
+    pub const ALL: [StrategyKind; 3] = [
+        StrategyKind::Curious,
+        StrategyKind::WebExplor,
+        StrategyKind::Random,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
+            StrategyKind::Curious => "curious",
+            StrategyKind::WebExplor => "webexplor",
             StrategyKind::Random => "random",
         }
+    }
+
+    pub fn from_name(name: &str) -> Option<StrategyKind> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The additions this strategy uses unless switched off.
+    pub fn default_features(self) -> Features {
+        match self {
+            StrategyKind::Curious => Features::all(),
+            StrategyKind::WebExplor | StrategyKind::Random => Features::none(),
+        }
+    }
+
+    /// Longest episode in actions: the paper's 100 for `webexplor`; shorter for
+    /// `curious`, which jumps straight to where it wants to be; the foundation's 25 for
+    /// `random`, whose walks rarely profit from more.
+    pub fn default_episode_steps(self) -> u32 {
+        match self {
+            StrategyKind::Curious => 40,
+            StrategyKind::WebExplor => 100,
+            StrategyKind::Random => 25,
+        }
+    }
+}
+
+/// Curio's additions to WebExplor, each switchable so a benchmark can show its worth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Features {
+    /// One action fills a whole form with values that should pass, then submits it.
+    pub form_macro: bool,
+    /// Variants of the form macro with one invalid value (empty, too long, wrong type,
+    /// boundary number).
+    pub invalid_inputs: bool,
+    /// Repeated sibling elements count once in the state abstraction (3 rows = 30 rows).
+    pub element_merging: bool,
+    /// Reward for elements that appeared since the last step (dialogs, menus, tabs).
+    pub new_element_reward: bool,
+    /// Never take actions that match the deny list (log out, delete, reset, ...).
+    pub action_guard: bool,
+    /// Values for single fields from their semantics (labels, names, types) and user
+    /// dictionaries instead of W3C-valid values by type alone.
+    pub semantic_values: bool,
+    /// When stuck, plan to the closest state that still has untried actions.
+    pub plan_to_untried: bool,
+}
+
+impl Features {
+    pub const NAMES: [&'static str; 7] = [
+        "form-macro",
+        "invalid-inputs",
+        "element-merging",
+        "new-element-reward",
+        "action-guard",
+        "semantic-values",
+        "plan-to-untried",
+    ];
+
+    pub fn all() -> Features {
+        Features {
+            form_macro: true,
+            invalid_inputs: true,
+            element_merging: true,
+            new_element_reward: true,
+            action_guard: true,
+            semantic_values: true,
+            plan_to_untried: true,
+        }
+    }
+
+    pub fn none() -> Features {
+        Features {
+            form_macro: false,
+            invalid_inputs: false,
+            element_merging: false,
+            new_element_reward: false,
+            action_guard: false,
+            semantic_values: false,
+            plan_to_untried: false,
+        }
+    }
+
+    /// Switches one feature by its flag name; false for an unknown name.
+    pub fn set(&mut self, name: &str, on: bool) -> bool {
+        let slot = match name {
+            "form-macro" => &mut self.form_macro,
+            "invalid-inputs" => &mut self.invalid_inputs,
+            "element-merging" => &mut self.element_merging,
+            "new-element-reward" => &mut self.new_element_reward,
+            "action-guard" => &mut self.action_guard,
+            "semantic-values" => &mut self.semantic_values,
+            "plan-to-untried" => &mut self.plan_to_untried,
+            _ => return false,
+        };
+        *slot = on;
+        true
     }
 }
 
@@ -35,6 +147,19 @@ pub struct RunConfig {
     pub episode_steps: u32,
     pub seed: u64,
     pub strategy: StrategyKind,
+    pub features: Features,
+    /// Steps without a new state after which the learner jumps to the most curious
+    /// transition; `None` keeps the learner's default.
+    pub stuck_after: Option<u32>,
+    /// Actions never to take (used when `features.action_guard` is on).
+    pub guard: ActionGuard,
+    /// Values users want typed, per field and per semantic type.
+    pub dictionary: Dictionary,
+    /// How URLs are generalised before two pages are compared.
+    pub url_normalization: UrlNormalization,
+    /// Replay each new finding in a fresh browser context to check that its trace
+    /// reproduces it (and fall back to the episode's steps when the short one does not).
+    pub verify_findings: bool,
     /// Where `runs.db`, `record.json` and screenshots go.
     pub out_dir: PathBuf,
     /// Take a screenshot for every new finding.
@@ -60,6 +185,11 @@ impl RunConfig {
             "episode_steps": self.episode_steps,
             "seed": self.seed,
             "strategy": self.strategy,
+            "features": self.features,
+            "stuck_after": self.stuck_after,
+            "guard": self.guard,
+            "url_normalization": self.url_normalization,
+            "verify_findings": self.verify_findings,
             "out_dir": self.out_dir.display().to_string(),
             "origins": self.browser.scope.origins(),
             "coverage": self.browser.coverage,

@@ -2,22 +2,25 @@
 //! it happens, findings deduplicated, until the time or action budget runs out or the
 //! user interrupts.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use curio_browser::{Browser, BrowserError, LaunchError, Outcome, Tab};
-use curio_page::Page;
+use curio_browser::{Browser, BrowserError, CoverageMap, LaunchError, Outcome, Tab};
+use curio_explorer::{Learner, LearnerConfig};
+use curio_forms::HeuristicFiller;
+use curio_page::{DomSnapshot, Page, StateTable, StateTableConfig, normalize_url};
 use curio_record::{
-    ExportError, Finding, FindingId, ObservationKind, RunId, RunMeta, RunRecord, RunSummary, Step,
-    StepKind, StepRecord, Store, StoreError,
+    ExportError, Finding, FindingId, ObservationKind, RunId, RunMeta, RunRecord, RunStats,
+    RunSummary, Step, StepKind, StepRecord, Store, StoreError,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::{RunConfig, StrategyKind};
 use crate::findings::{is_finding, signature};
-use crate::strategy::random_choice;
+use crate::replay::replay_trace;
+use crate::strategy::{Candidate, candidates, plan_move, random_index};
 
 /// Consecutive browser failures (not app failures) after which a run gives up.
 const MAX_CONSECUTIVE_FAILURES: u32 = 8;
@@ -91,13 +94,6 @@ pub async fn explore(
         source,
     })?;
     let browser = Browser::start(config.browser.clone()).await?;
-    let tab = browser
-        .new_tab()
-        .await
-        .map_err(|source| RunError::Browser {
-            url: config.start_url.to_string(),
-            source,
-        })?;
     let mut store = Store::open(&config.store_path())?;
     let meta = RunMeta {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -113,34 +109,72 @@ pub async fn explore(
         run,
         browser: browser.version().to_string(),
     });
+    let learner = match config.strategy {
+        StrategyKind::Random => None,
+        kind => {
+            let mut lc = if kind == StrategyKind::Curious {
+                LearnerConfig::curious()
+            } else {
+                LearnerConfig::webexplor()
+            };
+            if !config.features.new_element_reward {
+                lc.new_element_weight = 0.0;
+            }
+            lc.plan_to_untried = config.features.plan_to_untried;
+            if let Some(n) = config.stuck_after {
+                lc.stuck_after = n;
+            }
+            Some(Learner::new(lc, config.seed))
+        }
+    };
     let mut explorer = Explorer {
         rng: ChaCha8Rng::seed_from_u64(config.seed),
+        filler: HeuristicFiller::new(config.dictionary.clone(), today()),
+        learner,
+        states: StateTable::new(StateTableConfig::default()),
+        start_state: None,
+        current: None,
+        plan: VecDeque::new(),
+        edge_steps: HashMap::new(),
         config,
         store,
         run,
-        tab,
+        browser,
+        tab: None,
+        coverage: CoverageMap::default(),
         step_index: 0,
         actions: 0,
+        moves: 0,
         episode: 0,
-        episode_actions: 0,
+        episode_moves: 0,
         need_reset: true,
         trace: Vec::new(),
         findings: HashMap::new(),
-        states: BTreeSet::new(),
+        page_kinds: BTreeSet::new(),
         failures: 0,
+        browser_time: Duration::ZERO,
+        replay_time: Duration::ZERO,
     };
+    let started = Instant::now();
     let result = explorer.run_loop(on_event).await;
+    let wall = started.elapsed();
+    if let Some(tab) = explorer.tab.take() {
+        explorer.coverage.merge(tab.coverage());
+        tab.close().await;
+    }
     let Explorer {
         mut store,
-        tab,
+        browser,
         run,
         config,
+        coverage,
         ..
     } = explorer;
-    let coverage = tab.coverage().summary(tab.scope());
-    tab.close().await;
+    let coverage = coverage.summary(&config.browser.scope);
     browser.close().await;
-    let summary = result?;
+    let mut summary = result?;
+    summary.stats.wall_ms = wall.as_millis() as u64;
+    summary.stats.peak_rss_kb = peak_rss_kb();
     store.set_coverage(run, &coverage)?;
     store.finish_run(run, &summary)?;
     on_event(RunEvent::Finished {
@@ -157,22 +191,61 @@ pub async fn explore(
     })
 }
 
+/// The page the tab shows, modelled and placed among the known states.
+struct Current {
+    page: Page,
+    snapshot: DomSnapshot,
+    state: u32,
+    keys: BTreeSet<String>,
+}
+
+/// Where a recorded step comes from, so a finding can get its shortest trace.
+struct StepContext<'a> {
+    /// The state the move started in; `None` for an episode's `Goto`.
+    state: Option<u32>,
+    /// The move's steps up to and including this one.
+    move_steps: &'a [Step],
+}
+
 struct Explorer {
     config: RunConfig,
     store: Store,
     run: RunId,
-    tab: Tab,
+    browser: Browser,
+    /// A fresh tab (and browser context) per episode, so that an episode's trace does
+    /// not depend on cookies or storage left by earlier ones.
+    tab: Option<Tab>,
+    /// Coverage of the tabs closed so far.
+    coverage: CoverageMap,
     rng: ChaCha8Rng,
+    filler: HeuristicFiller,
+    /// `None` for the random walk.
+    learner: Option<Learner>,
+    states: StateTable,
+    /// The state of the start page in the first episode: where replays begin.
+    start_state: Option<u32>,
+    current: Option<Current>,
+    /// Moves to take next, as (expected state, candidate key), planned by the learner
+    /// when it was stuck.
+    plan: VecDeque<(u32, String)>,
+    /// The steps last performed for each (state, candidate key): how to replay an edge
+    /// of the transition graph.
+    edge_steps: HashMap<(u32, String), Vec<Step>>,
     step_index: u32,
+    /// User actions performed.
     actions: u32,
+    /// Moves chosen (a form macro is one move of several actions).
+    moves: u32,
     episode: u32,
-    episode_actions: u32,
+    episode_moves: u32,
     need_reset: bool,
     /// Steps of the current episode, from its `Goto`.
     trace: Vec<Step>,
     findings: HashMap<String, FindingId>,
-    states: BTreeSet<String>,
+    page_kinds: BTreeSet<String>,
     failures: u32,
+    browser_time: Duration,
+    replay_time: Duration,
 }
 
 impl Explorer {
@@ -205,41 +278,182 @@ impl Explorer {
             states: self.states.len() as u32,
             findings: self.findings.len() as u32,
             stop_reason: stop_reason.to_string(),
+            stats: RunStats {
+                actions: self.actions,
+                page_kinds: self.page_kinds.len() as u32,
+                wall_ms: 0,
+                browser_ms: self.browser_time.as_millis() as u64,
+                replay_ms: self.replay_time.as_millis() as u64,
+                peak_rss_kb: None,
+            },
         })
     }
 
+    fn tab(&mut self) -> &mut Tab {
+        self.tab
+            .as_mut()
+            .expect("a tab is open after start_episode")
+    }
+
     async fn step(&mut self, on_event: &mut (dyn FnMut(RunEvent) + Send)) -> Result<(), RunError> {
-        if self.need_reset {
+        if self.need_reset || self.tab.is_none() {
             return self.start_episode(on_event).await;
         }
-        let capture = match self.tab.snapshot().await {
-            Ok(c) => c,
-            Err(e) => return self.browser_failure(e),
+        let current = match self.current.take() {
+            Some(c) => c,
+            None => match self.look().await {
+                Ok((c, _)) => c,
+                Err(e) => return self.browser_failure(e),
+            },
         };
-        let page = Page::from_snapshot(&capture.snapshot);
-        self.states.insert(page.normalized_url.clone());
-        let Some(choice) = (match self.config.strategy {
-            StrategyKind::Random => random_choice(&page, &mut self.rng),
-        }) else {
+        let candidates = candidates(
+            &current.page,
+            &current.snapshot,
+            &self.config.features,
+            &self.config.guard,
+            &mut self.filler,
+            &mut self.rng,
+        );
+        let Some(index) = self.choose(&current, &candidates) else {
             self.need_reset = true;
             return Ok(());
         };
-        let outcome = match self.tab.perform(&choice.action).await {
-            Ok(o) => o,
-            // The page changed under us (a re-render); look again.
-            Err(BrowserError::Stale { .. }) => return Ok(()),
-            Err(e) => return self.browser_failure(e),
-        };
-        self.failures = 0;
-        self.actions += 1;
-        self.episode_actions += 1;
-        if self.episode_actions >= self.config.episode_steps
-            || outcome.crashed
-            || !self.tab.scope().contains(&outcome.url_after)
-        {
+        let candidate = &candidates[index];
+        let planned = plan_move(
+            &current.page,
+            candidate,
+            self.config.features.semantic_values,
+            &mut self.filler,
+            &mut self.rng,
+        );
+        let key = candidate.key.clone();
+        let mut move_steps: Vec<Step> = Vec::new();
+        let mut leave = false;
+        let mut crashed = false;
+        let multi = planned.len() > 1;
+        for p in planned {
+            let t = Instant::now();
+            let outcome = self.tab().perform(&p.action).await;
+            self.browser_time += t.elapsed();
+            let outcome = match outcome {
+                Ok(o) => o,
+                // The page changed under us (a re-render): a form macro goes on with the
+                // next field; a single action is simply not taken.
+                Err(BrowserError::Stale { .. }) if multi => continue,
+                Err(BrowserError::Stale { .. }) => break,
+                Err(e) => return self.browser_failure(e),
+            };
+            self.failures = 0;
+            self.actions += 1;
+            move_steps.push(p.step.clone());
+            let navigated = outcome.url_after != outcome.url_before;
+            crashed = outcome.crashed;
+            leave = !self.tab().scope().contains(&outcome.url_after);
+            let ctx = StepContext {
+                state: Some(current.state),
+                move_steps: &move_steps,
+            };
+            self.record(p.step, current.page.url.clone(), &outcome, ctx, on_event)
+                .await?;
+            if crashed || leave || (multi && navigated) {
+                break;
+            }
+        }
+        if move_steps.is_empty() {
+            return Ok(()); // nothing happened; look again
+        }
+        self.moves += 1;
+        self.episode_moves += 1;
+        if self.episode_moves >= self.config.episode_steps || crashed || leave {
             self.need_reset = true;
         }
-        self.record(choice.step, page.url, &outcome, on_event).await
+        if crashed {
+            return Ok(());
+        }
+        if leave {
+            // Leaving the app ends the episode and is not worth repeating.
+            self.edge_steps
+                .insert((current.state, key.clone()), move_steps);
+            if let Some(learner) = &mut self.learner {
+                learner.observe_off_scope(current.state, &key);
+            }
+            return Ok(());
+        }
+        let (next, is_new) = match self.look().await {
+            Ok(n) => n,
+            Err(e) => return self.browser_failure(e),
+        };
+        let new_elements = next.keys.difference(&current.keys).count();
+        self.edge_steps
+            .insert((current.state, key.clone()), move_steps);
+        if let Some(learner) = &mut self.learner {
+            learner.observe(current.state, &key, next.state, is_new, new_elements);
+            if self.plan.is_empty()
+                && learner.is_stuck()
+                && let Some(start) = self.start_state
+                && let Some(plan) = learner.plan_jump(start)
+            {
+                self.plan = plan
+                    .path
+                    .iter()
+                    .map(|e| (e.from, e.action.clone()))
+                    .chain(std::iter::once((
+                        plan.target.state,
+                        plan.target.action.clone(),
+                    )))
+                    .collect();
+                self.need_reset = true;
+            }
+        }
+        if !self.need_reset {
+            self.current = Some(next);
+        }
+        Ok(())
+    }
+
+    /// The next candidate: the planned one while a jump is being replayed, else the
+    /// strategy's choice.
+    fn choose(&mut self, current: &Current, candidates: &[Candidate]) -> Option<usize> {
+        let keys: Vec<String> = candidates.iter().map(|c| c.key.clone()).collect();
+        let chosen = match &mut self.learner {
+            Some(learner) => learner.choose(current.state, &keys),
+            None => random_index(candidates, &mut self.rng),
+        };
+        if let Some((state, next)) = self.plan.pop_front() {
+            match keys.iter().position(|k| *k == next) {
+                Some(i) if state == current.state => return Some(i),
+                // The app went elsewhere this time: give up the plan, explore from here.
+                _ => self.plan.clear(),
+            }
+        }
+        chosen
+    }
+
+    /// Snapshots the tab and places the page among the known states.
+    async fn look(&mut self) -> Result<(Current, bool), BrowserError> {
+        let t = Instant::now();
+        let capture = self.tab().snapshot().await;
+        self.browser_time += t.elapsed();
+        let capture = capture?;
+        let page = Page::from_snapshot(&capture.snapshot);
+        let url = normalize_url(&page.url, &self.config.url_normalization);
+        let tags = if self.config.features.element_merging {
+            &page.merged_tag_sequence
+        } else {
+            &page.tag_sequence
+        };
+        let found = self.states.lookup(&url, tags);
+        self.page_kinds.insert(url);
+        let keys = page.actions.iter().map(|a| a.key.0.clone()).collect();
+        Ok((
+            Current {
+                page,
+                snapshot: capture.snapshot,
+                state: found.id.0,
+                keys,
+            },
+            found.is_new,
+        ))
     }
 
     async fn start_episode(
@@ -251,8 +465,23 @@ impl Explorer {
             self.episode += 1;
         }
         self.trace.clear();
-        self.episode_actions = 0;
-        let outcome = match self.tab.goto(&url).await {
+        self.current = None;
+        self.episode_moves = 0;
+        let t = Instant::now();
+        if let Some(old) = self.tab.take() {
+            self.coverage.merge(old.coverage());
+            old.close().await;
+        }
+        let tab = self.browser.new_tab().await;
+        self.browser_time += t.elapsed();
+        match tab {
+            Ok(tab) => self.tab = Some(tab),
+            Err(e) => return self.browser_failure(e),
+        }
+        let t = Instant::now();
+        let outcome = self.tab().goto(&url).await;
+        self.browser_time += t.elapsed();
+        let outcome = match outcome {
             Ok(o) => o,
             Err(e) => return self.browser_failure(e),
         };
@@ -279,17 +508,36 @@ impl Explorer {
             selector: String::new(),
             value: Some(url.clone()),
         };
-        self.record(step, url, &outcome, on_event).await
+        let steps = [step.clone()];
+        let ctx = StepContext {
+            state: None,
+            move_steps: &steps,
+        };
+        self.record(step, url, &outcome, ctx, on_event).await?;
+        if self.need_reset {
+            return Ok(());
+        }
+        match self.look().await {
+            Ok((current, _)) => {
+                if self.start_state.is_none() {
+                    self.start_state = Some(current.state);
+                }
+                if let Some(learner) = &mut self.learner {
+                    learner.episode_start(current.state);
+                }
+                self.current = Some(current);
+                Ok(())
+            }
+            Err(e) => self.browser_failure(e),
+        }
     }
 
     fn browser_failure(&mut self, e: BrowserError) -> Result<(), RunError> {
         self.failures += 1;
         self.need_reset = true;
         if self.failures >= MAX_CONSECUTIVE_FAILURES {
-            return Err(RunError::Browser {
-                url: self.tab.url(),
-                source: e,
-            });
+            let url = self.tab.as_ref().map(Tab::url).unwrap_or_default();
+            return Err(RunError::Browser { url, source: e });
         }
         Ok(())
     }
@@ -299,6 +547,7 @@ impl Explorer {
         step: Step,
         page_url: String,
         outcome: &Outcome,
+        ctx: StepContext<'_>,
         on_event: &mut (dyn FnMut(RunEvent) + Send),
     ) -> Result<(), RunError> {
         let index = self.step_index;
@@ -344,12 +593,13 @@ impl Explorer {
                 trace: self.trace.clone(),
                 occurrences: 1,
                 screenshot: None,
+                reproduced: None,
             };
             let id = self.store.record_finding(self.run, &finding)?;
             if known {
                 continue;
             }
-            self.findings.insert(signature, id);
+            self.findings.insert(signature.clone(), id);
             if self.config.screenshots && !outcome.crashed {
                 self.screenshot(id).await?;
             }
@@ -358,12 +608,66 @@ impl Explorer {
                 kind: o.kind,
                 message: o.message.clone(),
             });
+            if self.config.verify_findings {
+                self.verify(id, &signature, &ctx).await?;
+            }
         }
         Ok(())
     }
 
+    /// Replays a new finding in a fresh context: first the shortest known trace (the
+    /// transition graph's shortest path to the state where it happened, then the
+    /// triggering move), then, if that does not reproduce it, the episode's own steps.
+    /// The finding keeps the first trace that reproduced it.
+    async fn verify(
+        &mut self,
+        id: FindingId,
+        signature: &str,
+        ctx: &StepContext<'_>,
+    ) -> Result<(), RunError> {
+        let started = Instant::now();
+        let mut tries: Vec<Vec<Step>> = Vec::new();
+        if let (Some(state), Some(start), Some(learner)) =
+            (ctx.state, self.start_state, &self.learner)
+            && let Some(path) = learner.shortest_path(start, state)
+        {
+            let mut short = vec![self.trace[0].clone()];
+            let mut complete = true;
+            for edge in &path {
+                match self.edge_steps.get(&(edge.from, edge.action.clone())) {
+                    Some(steps) => short.extend(steps.iter().cloned()),
+                    None => complete = false,
+                }
+            }
+            short.extend(ctx.move_steps.iter().cloned());
+            if complete && short.len() < self.trace.len() {
+                tries.push(short);
+            }
+        }
+        tries.push(self.trace.clone());
+        let mut verdict = (self.trace.clone(), Some(false));
+        for trace in tries {
+            match replay_trace(&self.browser, &trace, signature).await {
+                Ok(report) if report.reproduced => {
+                    verdict = (trace, Some(true));
+                    break;
+                }
+                Ok(_) => {}
+                // A browser hiccup during a check says nothing about the finding.
+                Err(_) => verdict.1 = None,
+            }
+        }
+        self.store
+            .set_finding_trace(self.run, id, &verdict.0, verdict.1)?;
+        self.replay_time += started.elapsed();
+        Ok(())
+    }
+
     async fn screenshot(&mut self, id: FindingId) -> Result<(), RunError> {
-        let Ok(png) = self.tab.screenshot().await else {
+        let t = Instant::now();
+        let png = self.tab().screenshot().await;
+        self.browser_time += t.elapsed();
+        let Ok(png) = png else {
             return Ok(()); // a missing picture must not lose the finding
         };
         let rel = format!("screenshots/finding-{}.png", id.0);
@@ -381,4 +685,38 @@ fn now_ms() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0)
+}
+
+/// Today's civil date (UTC), for values that must lie in the future.
+fn today() -> (i32, u32, u32) {
+    let days = (now_ms() / 86_400_000) as i64;
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = (yoe + era * 400 + i64::from(m <= 2)) as i32;
+    (y, m, d)
+}
+
+/// Peak resident memory of this process in KiB (Linux), Chromium's processes excluded.
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_date() {
+        let (y, m, d) = today();
+        assert!(y >= 2024 && (1..=12).contains(&m) && (1..=31).contains(&d));
+    }
 }

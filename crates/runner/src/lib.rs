@@ -5,10 +5,14 @@
 mod config;
 mod explore;
 mod findings;
+mod guard;
 mod input_values;
+mod replay;
 mod strategy;
 
-pub use config::{RunConfig, StrategyKind};
+pub use config::{Features, RunConfig, StrategyKind};
 pub use explore::{RunError, RunEvent, RunOutcome, explore};
 pub use findings::signature;
+pub use guard::{ActionGuard, DEFAULT_DENY_PHRASES};
 pub use input_values::valid_value;
+pub use replay::{FindingReplay, ReplayConfig, ReplayReport, replay_findings};

@@ -1,76 +1,235 @@
-//! Choosing the next action. This module holds the `random` baseline: a seeded uniform
-//! random walk over the page's actions, inputs filled with values valid for their type.
+//! What can be done on a page, as the strategies see it: the page's own actions (minus
+//! the denied ones) and, with the form macro, one action per form and value variant.
+//! Also the `random` baseline's choice, and how a chosen move becomes user actions.
 
 use curio_browser::UserAction;
-use curio_page::{Action, ActionKind, Page};
+use curio_forms::{FieldValue, FormFill, FormFiller, Variant};
+use curio_page::{Action, ActionKind, DomSnapshot, Field, Form, Page};
 use curio_record::{Step, StepKind};
-use rand::Rng;
+use rand::{Rng, RngCore};
 
+use crate::config::Features;
+use crate::guard::ActionGuard;
 use crate::input_values::valid_value;
 
-/// An action chosen on a page, ready to perform and to record.
+/// One thing a strategy can choose on a page.
 #[derive(Debug, Clone)]
-pub(crate) struct Choice {
+pub(crate) struct Candidate {
+    /// Stable across visits of the page, so learned values carry over.
+    pub key: String,
+    pub kind: Move,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Move {
+    /// `page.actions[i]`.
+    Single(usize),
+    /// Fill `page.forms[form]` with `fill`, then submit it.
+    Form { form: usize, fill: FormFill },
+}
+
+/// An action ready to perform and to record.
+#[derive(Debug, Clone)]
+pub(crate) struct Planned {
     pub action: UserAction,
     pub step: Step,
 }
 
-/// Picks one of `page`'s actions uniformly at random; `None` when there is nothing to do.
-pub(crate) fn random_choice<R: Rng + ?Sized>(page: &Page, rng: &mut R) -> Option<Choice> {
-    if page.actions.is_empty() {
-        return None;
+/// The candidates of `page` under `features`: the page's actions that the guard allows,
+/// then a form macro per form (and per invalid variant) that can be filled and submitted.
+pub(crate) fn candidates(
+    page: &Page,
+    snapshot: &DomSnapshot,
+    features: &Features,
+    guard: &ActionGuard,
+    filler: &mut dyn FormFiller,
+    rng: &mut dyn RngCore,
+) -> Vec<Candidate> {
+    let denied = if features.action_guard {
+        guard.denied_nodes(snapshot)
+    } else {
+        Vec::new()
+    };
+    let allowed = |a: &Action| !features.action_guard || !guard.denies(a, &denied);
+    let mut out: Vec<Candidate> = page
+        .actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| allowed(a))
+        .map(|(i, a)| Candidate {
+            key: a.key.0.clone(),
+            kind: Move::Single(i),
+        })
+        .collect();
+    if !features.form_macro {
+        return out;
     }
-    let action = &page.actions[rng.random_range(0..page.actions.len())];
-    Some(choose_input(action, rng))
+    for (i, form) in page.forms.iter().enumerate() {
+        let Some(submit) = &form.submit else {
+            continue;
+        };
+        // The submit button must itself be allowed ("Delete account" forms stay shut).
+        let submit_allowed = page
+            .actions
+            .iter()
+            .find(|a| a.target.backend_node_id == submit.backend_node_id)
+            .is_none_or(allowed);
+        if !submit_allowed || form.fields.is_empty() {
+            continue;
+        }
+        let variants: &[Variant] = if features.invalid_inputs {
+            &Variant::ALL
+        } else {
+            &[Variant::Valid]
+        };
+        for &variant in variants {
+            if let Some(fill) = filler.fill(form, variant, rng) {
+                out.push(Candidate {
+                    key: format!("form:{}#{}", form.key.0, variant.as_str()),
+                    kind: Move::Form { form: i, fill },
+                });
+            }
+        }
+    }
+    out
 }
 
-fn choose_input<R: Rng + ?Sized>(action: &Action, rng: &mut R) -> Choice {
-    let target = action.target.clone();
-    let step = |kind, value: Option<String>| Step {
+/// The `random` baseline: one candidate uniformly at random.
+pub(crate) fn random_index<R: Rng + ?Sized>(
+    candidates: &[Candidate],
+    rng: &mut R,
+) -> Option<usize> {
+    if candidates.is_empty() {
+        None
+    } else {
+        Some(rng.random_range(0..candidates.len()))
+    }
+}
+
+/// The user actions of a move, in order: one for a single action; for a form macro one
+/// per field that needs changing, then the submit click.
+pub(crate) fn plan_move(
+    page: &Page,
+    candidate: &Candidate,
+    semantic_values: bool,
+    filler: &mut dyn FormFiller,
+    rng: &mut dyn RngCore,
+) -> Vec<Planned> {
+    match &candidate.kind {
+        Move::Single(i) => {
+            let action = &page.actions[*i];
+            let value = match (&action.kind, &action.field) {
+                (ActionKind::Fill, Some(f)) if semantic_values => Some(filler.value_for(f, rng)),
+                (ActionKind::Fill, Some(f)) => Some(valid_value(f, rng)),
+                _ => None,
+            };
+            vec![single(action, value, rng)]
+        }
+        Move::Form { form, fill, .. } => {
+            let form = &page.forms[*form];
+            let mut out: Vec<Planned> = fill
+                .values
+                .iter()
+                .filter_map(|f| form.fields.get(f.field).map(|field| (field, &f.value)))
+                .filter_map(|(field, value)| field_action(field, value))
+                .collect();
+            if let Some(submit) = submit_planned(page, form) {
+                out.push(submit);
+            }
+            out
+        }
+    }
+}
+
+fn step(kind: StepKind, target: &curio_page::Target, value: Option<String>) -> Step {
+    Step {
         kind,
         locator: target.locator.clone(),
         selector: target.selector.clone(),
         value,
-    };
+    }
+}
+
+fn single(action: &Action, fill_value: Option<String>, rng: &mut dyn RngCore) -> Planned {
+    let target = action.target.clone();
     match action.kind {
-        ActionKind::Click => Choice {
-            step: step(StepKind::Click, None),
-            action: UserAction::Click(target.clone()),
+        ActionKind::Click => Planned {
+            step: step(StepKind::Click, &target, None),
+            action: UserAction::Click(target),
         },
-        ActionKind::Check => Choice {
-            step: step(StepKind::Check, None),
-            action: UserAction::Check(target.clone()),
+        ActionKind::Check => Planned {
+            step: step(StepKind::Check, &target, None),
+            action: UserAction::Check(target),
         },
         ActionKind::Fill => {
-            let (value, input_type) = match &action.field {
-                Some(f) => (valid_value(f, rng), f.input_type.clone()),
-                None => ("hello".to_string(), "text".to_string()),
-            };
-            Choice {
-                step: step(StepKind::Fill, Some(value.clone())),
-                action: UserAction::Fill(target.clone(), value, input_type),
+            let value = fill_value.unwrap_or_else(|| "hello".to_string());
+            let input_type = action
+                .field
+                .as_ref()
+                .map_or_else(|| "text".to_string(), |f| f.input_type.clone());
+            Planned {
+                step: step(StepKind::Fill, &target, Some(value.clone())),
+                action: UserAction::Fill(target, value, input_type),
             }
         }
         ActionKind::Select => {
-            let options: Vec<&str> = action
-                .field
-                .iter()
-                .flat_map(|f| f.options.iter())
-                .filter(|o| !o.disabled)
-                .map(|o| o.value.as_str())
-                .collect();
-            // Placeholder options ("Choose...") usually carry an empty value; prefer real ones.
-            let real: Vec<&str> = options.iter().copied().filter(|v| !v.is_empty()).collect();
-            let pool = if real.is_empty() { &options } else { &real };
-            let value = if pool.is_empty() {
-                String::new()
-            } else {
-                pool[rng.random_range(0..pool.len())].to_string()
-            };
-            Choice {
-                step: step(StepKind::Select, Some(value.clone())),
-                action: UserAction::Select(target.clone(), value),
+            let value = random_option(action.field.as_ref(), rng);
+            Planned {
+                step: step(StepKind::Select, &target, Some(value.clone())),
+                action: UserAction::Select(target, value),
             }
         }
     }
+}
+
+/// A real option of a select, at random; placeholder options ("Choose...") usually carry
+/// an empty value, so real ones are preferred.
+fn random_option(field: Option<&Field>, rng: &mut dyn RngCore) -> String {
+    let options: Vec<&str> = field
+        .iter()
+        .flat_map(|f| f.options.iter())
+        .filter(|o| !o.disabled)
+        .map(|o| o.value.as_str())
+        .collect();
+    let real: Vec<&str> = options.iter().copied().filter(|v| !v.is_empty()).collect();
+    let pool = if real.is_empty() { &options } else { &real };
+    if pool.is_empty() {
+        String::new()
+    } else {
+        pool[rng.random_range(0..pool.len())].to_string()
+    }
+}
+
+/// The action that gives `field` the value `value`; `None` when it already has it.
+fn field_action(field: &Field, value: &FieldValue) -> Option<Planned> {
+    let target = field.target.clone();
+    match value {
+        FieldValue::Text(v) => Some(Planned {
+            step: step(StepKind::Fill, &target, Some(v.clone())),
+            action: UserAction::Fill(target, v.clone(), field.input_type.clone()),
+        }),
+        FieldValue::Select(v) => Some(Planned {
+            step: step(StepKind::Select, &target, Some(v.clone())),
+            action: UserAction::Select(target, v.clone()),
+        }),
+        FieldValue::Check(on) if *on != field.checked => Some(Planned {
+            step: step(StepKind::Check, &target, None),
+            action: UserAction::Check(target),
+        }),
+        FieldValue::Check(_) => None,
+    }
+}
+
+fn submit_planned(page: &Page, form: &Form) -> Option<Planned> {
+    let submit = form.submit.as_ref()?;
+    // Prefer the page's action for the button: its target carries the readable locator.
+    let target = page
+        .actions
+        .iter()
+        .find(|a| a.target.backend_node_id == submit.backend_node_id)
+        .map_or_else(|| submit.clone(), |a| a.target.clone());
+    Some(Planned {
+        step: step(StepKind::Click, &target, None),
+        action: UserAction::Click(target),
+    })
 }

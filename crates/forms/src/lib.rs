@@ -1,0 +1,25 @@
+//! Pure form understanding: what each field of a form is for, values a real user would
+//! type there, and values that should be refused.
+//!
+//! The explorer's form macro action fills every field of a form and submits, as one
+//! action: [`FormFiller::fill`] with [`Variant::Valid`] gets past validation to the code
+//! behind it; the invalid variants break exactly one field, since servers that mishandle
+//! bad input are a main source of 500s. [`HeuristicFiller`] reads meaning from labels and
+//! markup ([`classify`], [`range_role`]); a constraint engine is to follow behind the same
+//! trait. No I/O, and deterministic for a given `rng`.
+
+mod constraints;
+mod dictionary;
+mod filler;
+mod pattern;
+mod realistic;
+mod scalar;
+mod semantic;
+mod words;
+
+#[cfg(test)]
+mod tests;
+
+pub use dictionary::{Dictionary, DictionaryError};
+pub use filler::{FieldValue, Filled, FormFill, FormFiller, HeuristicFiller, Variant};
+pub use semantic::{RangeRole, Semantic, UnknownSemantic, classify, range_role};

@@ -1,0 +1,198 @@
+//! The guard against irreversible or session-ending actions: an explorer that logs
+//! itself out, deletes the data it just created or resets the app spends the rest of
+//! the run rebuilding what it lost (AutoE2E skips such actions for the same reason).
+
+use curio_page::{Action, DomSnapshot, query_selector_all};
+use serde::Serialize;
+
+/// Phrases that mark an action as one not to take, matched on word boundaries against
+/// the element's text, its locator and its link target, case-insensitively, with `-`,
+/// `_` and `/` read as spaces (so `/logout`, `log-out` and "Log out" all match).
+pub const DEFAULT_DENY_PHRASES: [&str; 14] = [
+    "log out",
+    "logout",
+    "log off",
+    "sign out",
+    "signout",
+    "delete",
+    "remove",
+    "reset",
+    "destroy",
+    "deactivate",
+    "unsubscribe",
+    "cancel subscription",
+    "close account",
+    "delete account",
+];
+
+/// Actions never to take, by text and by CSS selector.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ActionGuard {
+    /// Lowercase phrases, words separated by single spaces.
+    pub phrases: Vec<String>,
+    /// CSS selectors; an element any of them matches is never operated.
+    pub selectors: Vec<String>,
+}
+
+impl ActionGuard {
+    /// The default phrases plus `extra`.
+    pub fn with_defaults(extra_phrases: &[String], selectors: &[String]) -> ActionGuard {
+        let mut guard = ActionGuard {
+            phrases: DEFAULT_DENY_PHRASES.iter().map(|p| p.to_string()).collect(),
+            selectors: selectors.to_vec(),
+        };
+        guard
+            .phrases
+            .extend(extra_phrases.iter().map(|p| normalize(p)));
+        guard.phrases.retain(|p| !p.is_empty());
+        guard
+    }
+
+    /// Only the given phrases and selectors.
+    pub fn only(phrases: &[String], selectors: &[String]) -> ActionGuard {
+        ActionGuard {
+            phrases: phrases
+                .iter()
+                .map(|p| normalize(p))
+                .filter(|p| !p.is_empty())
+                .collect(),
+            selectors: selectors.to_vec(),
+        }
+    }
+
+    /// Backend node ids of the elements the selectors match in `snapshot`, all frames.
+    pub fn denied_nodes(&self, snapshot: &DomSnapshot) -> Vec<i64> {
+        let mut out = Vec::new();
+        for selector in &self.selectors {
+            for frame in 0..snapshot.documents.len() {
+                out.extend(query_selector_all(snapshot, frame, selector));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Whether `action` is one not to take; `denied_nodes` comes from [`Self::denied_nodes`].
+    pub fn denies(&self, action: &Action, denied_nodes: &[i64]) -> bool {
+        if denied_nodes
+            .binary_search(&action.target.backend_node_id)
+            .is_ok()
+        {
+            return true;
+        }
+        let texts = [
+            Some(action.text.as_str()),
+            Some(action.target.locator.as_str()),
+            action.href.as_deref().map(href_path),
+        ];
+        texts
+            .into_iter()
+            .flatten()
+            .map(normalize)
+            .any(|text| self.phrases.iter().any(|p| contains_phrase(&text, p)))
+    }
+}
+
+/// The path and query of a link target: its host says nothing about what it does.
+fn href_path(href: &str) -> &str {
+    match href.find("://") {
+        Some(i) => {
+            let rest = &href[i + 3..];
+            rest.find('/').map(|j| &rest[j..]).unwrap_or("")
+        }
+        None => href,
+    }
+}
+
+/// Lowercase, with every run of non-alphanumeric characters turned into one space.
+fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            if space && !out.is_empty() {
+                out.push(' ');
+            }
+            space = false;
+            out.extend(c.to_lowercase());
+        } else {
+            space = true;
+        }
+    }
+    out
+}
+
+/// `phrase` occurs in `text` as whole words (both already normalised).
+fn contains_phrase(text: &str, phrase: &str) -> bool {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(phrase) {
+        let start = from + i;
+        let end = start + phrase.len();
+        let before = start == 0 || text.as_bytes()[start - 1] == b' ';
+        let after = end == text.len() || text.as_bytes()[end] == b' ';
+        if before && after {
+            return true;
+        }
+        from = start + 1;
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use curio_page::{ActionKind, ElementKey, Rect, Target};
+
+    fn action(text: &str, href: Option<&str>, id: i64) -> Action {
+        Action {
+            key: ElementKey(text.into()),
+            kind: ActionKind::Click,
+            target: Target {
+                backend_node_id: id,
+                frame: 0,
+                selector: "#x".into(),
+                locator: format!("button {text:?}"),
+                rect: Rect::default(),
+            },
+            role: "button".into(),
+            tag: "button".into(),
+            text: text.into(),
+            href: href.map(String::from),
+            form: None,
+            field: None,
+        }
+    }
+
+    #[test]
+    fn default_phrases_match_on_word_boundaries() {
+        let g = ActionGuard::with_defaults(&[], &[]);
+        for text in [
+            "Log out",
+            "LOGOUT",
+            "Sign-out",
+            "Delete project",
+            "Reset demo data",
+            "remove",
+        ] {
+            assert!(g.denies(&action(text, None, 1), &[]), "{text}");
+        }
+        for text in ["Logo", "Removed items", "Presets", "Deleted tasks", "Save"] {
+            assert!(!g.denies(&action(text, None, 1), &[]), "{text}");
+        }
+        assert!(g.denies(&action("Bye", Some("http://h:1/account/logout"), 1), &[]));
+        // The host does not count: a link to logout.example.com's home is harmless.
+        assert!(!g.denies(&action("Home", Some("http://logout.example/"), 1), &[]));
+    }
+
+    #[test]
+    fn user_phrases_and_nodes() {
+        let g = ActionGuard::only(&["Archive all".into()], &[]);
+        assert!(g.denies(&action("archive  ALL", None, 1), &[]));
+        assert!(!g.denies(&action("Delete", None, 1), &[]));
+        assert!(g.denies(&action("Save", None, 7), &[3, 7, 9]));
+    }
+}
