@@ -49,6 +49,9 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/moving", get(moving))
         .route("/t/crash", get(crash))
         .route("/t/form", get(form).post(form_echo))
+        .route("/t/booking", get(booking).post(booking_submit))
+        .route("/t/guard", get(guard))
+        .route("/t/guard/logout", get(guard_logout))
         .route("/t/third-party", get(third_party))
         .route("/t/iframe", get(iframe))
         .route("/t/delayed", get(delayed))
@@ -74,7 +77,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 26] = [
+const PAGES: [&str; 28] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -96,6 +99,8 @@ const PAGES: [&str; 26] = [
     "/t/moving",
     "/t/crash",
     "/t/form",
+    "/t/booking",
+    "/t/guard",
     "/t/third-party",
     "/t/iframe",
     "/t/delayed",
@@ -410,6 +415,106 @@ async fn form_echo(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
         .map(|(name, value)| format!("{}={}\n", escape(name), escape(value)))
         .collect();
     page("Form received", &format!(r#"<pre id="echo">{lines}</pre>"#))
+}
+
+/// A booking form whose server checks every value the way real back ends do, in plain
+/// text inputs (no HTML types or constraints to read): only a submission a real person
+/// would make gets through, and the server then fails with HTTP 500. Anything else comes
+/// back with 200 and messages. Random or type-only values do not get past it.
+async fn booking() -> Html<String> {
+    page("Booking", BOOKING_FORM)
+}
+
+const BOOKING_FORM: &str = r#"<form method="post" action="/t/booking">
+<label for="fullname">Full name</label> <input id="fullname" name="fullname"><br>
+<label for="mail">E-mail address</label> <input id="mail" name="mail"><br>
+<label for="checkin">Check-in date</label> <input id="checkin" name="checkin" placeholder="YYYY-MM-DD"><br>
+<label for="checkout">Check-out date</label> <input id="checkout" name="checkout" placeholder="YYYY-MM-DD"><br>
+<label for="guests">Number of guests</label> <input id="guests" name="guests"><br>
+<label for="zip">ZIP code</label> <input id="zip" name="zip"><br>
+<button id="book" type="submit">Book</button>
+</form>"#;
+
+async fn booking_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let get = |name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let date = |s: &str| {
+        let b = s.as_bytes();
+        (s.len() == 10 && b[4] == b'-' && b[7] == b'-')
+            .then(|| s.replace('-', "").parse::<u32>().ok())
+            .flatten()
+    };
+    let mut problems = Vec::new();
+    let name = get("fullname");
+    if !(name.contains(' ') && name.chars().all(|c| c.is_alphabetic() || " '-".contains(c))) {
+        problems.push("Please enter your first and last name.");
+    }
+    let mail = get("mail");
+    if !(mail.contains('@') && mail.rsplit('@').next().is_some_and(|d| d.contains('.'))) {
+        problems.push("That e-mail address does not look right.");
+    }
+    match (date(&get("checkin")), date(&get("checkout"))) {
+        (Some(a), Some(b)) if b > a => {}
+        (Some(_), Some(_)) => problems.push("Check-out must come after check-in."),
+        _ => problems.push("Dates are written YYYY-MM-DD."),
+    }
+    if !get("guests").parse::<u32>().is_ok_and(|g| (1..=8).contains(&g)) {
+        problems.push("Between 1 and 8 guests, please.");
+    }
+    let zip = get("zip");
+    if !(zip.len() == 5 && zip.chars().all(|c| c.is_ascii_digit())) {
+        problems.push("A ZIP code has 5 digits.");
+    }
+    if problems.is_empty() {
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            page("Error", "<p>booking engine unavailable</p>"),
+        )
+            .into_response();
+    }
+    let items: String = problems
+        .iter()
+        .map(|p| format!("<li class=\"error\">{p}</li>"))
+        .collect();
+    page("Booking", &format!("<ul>{items}</ul>{BOOKING_FORM}")).into_response()
+}
+
+/// Two actions an explorer must never take (they would end the session or destroy data;
+/// here each logs a console error if taken) beside harmless ones.
+async fn guard() -> Html<String> {
+    page(
+        "Guard",
+        r#"<p id="result">ready</p>
+<button id="one" type="button">Show details</button>
+<button id="two" type="button">Hide details</button>
+<button id="wipe" type="button">Delete everything</button>
+<p><a id="logout" href="/t/guard/logout">Log out</a></p>
+<script>
+document.getElementById('one').addEventListener('click', function () {
+  document.getElementById('result').textContent = 'details';
+});
+document.getElementById('two').addEventListener('click', function () {
+  document.getElementById('result').textContent = 'ready';
+});
+document.getElementById('wipe').addEventListener('click', function () {
+  console.error('guard: everything deleted');
+});
+</script>"#,
+    )
+}
+
+async fn guard_logout() -> Html<String> {
+    Html(doc(
+        "Logged out",
+        "",
+        r#"<p>You are logged out.</p><p><a href="/t/guard">Back</a></p>
+<script>console.error('guard: logged out');</script>"#,
+    ))
 }
 
 /// Sub-resources on other origins (port 9 of the loopback, where nothing listens) fail;

@@ -1,0 +1,196 @@
+//! The exploration strategies through the real `curio` binary: forms that need realistic
+//! values, the guard against irreversible actions, replaying findings, reproducibility.
+
+use std::process::Stdio;
+
+use curio_record::{RunRecord, StepKind};
+use curio_subjects::Subject;
+use tokio::process::Command;
+
+async fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_curio"))
+        .args(args)
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("run curio");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn record_in(dir: &tempfile::TempDir) -> RunRecord {
+    RunRecord::read_json(&dir.path().join("record.json")).expect("record.json")
+}
+
+fn booking_500(r: &RunRecord) -> Option<&curio_record::Finding> {
+    r.findings
+        .iter()
+        .find(|f| f.message.contains("500") && f.url.contains("/t/booking"))
+}
+
+/// The booking form's server accepts only what a person would type (a full name, an
+/// e-mail, ISO dates in order, a guest count, a ZIP code) in plain text inputs, and
+/// then fails with a 500. The form macro with semantic values gets there; the paper's
+/// W3C-by-type values cannot (none of them is an e-mail address in a text input).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn curious_passes_a_form_that_needs_realistic_values_and_the_finding_replays() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/booking");
+    let curious = tempfile::tempdir().unwrap();
+    let (code, stdout, err) = run(&[
+        "explore",
+        &url,
+        "--out",
+        curious.path().to_str().unwrap(),
+        "--max-actions",
+        "30",
+        "--seed",
+        "2",
+    ])
+    .await;
+    assert_eq!(code, 1, "{stdout}\n{err}");
+    let record = record_in(&curious);
+    let finding = booking_500(&record).unwrap_or_else(|| panic!("no booking 500: {stdout}"));
+    assert_eq!(finding.reproduced, Some(true), "{stdout}");
+    assert_eq!(finding.trace[0].kind, StepKind::Goto);
+    let fills = finding
+        .trace
+        .iter()
+        .filter(|s| s.kind == StepKind::Fill)
+        .count();
+    assert!(fills >= 6, "every field is filled: {:?}", finding.trace);
+    assert_eq!(finding.trace.last().unwrap().selector, "#book");
+
+    // `curio replay` says so too, in a fresh browser, against the same app.
+    let (code, stdout, err) = run(&["replay", curious.path().to_str().unwrap()]).await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(stdout.contains(": reproduced"), "{stdout}");
+    // A finding the record does not have is a usage error naming it.
+    let (code, _, err) = run(&["replay", curious.path().to_str().unwrap(), "--finding", "99"]).await;
+    assert_eq!(code, 2);
+    assert!(err.contains("no finding #99"), "{err}");
+
+    let paper = tempfile::tempdir().unwrap();
+    let (_, stdout, err) = run(&[
+        "explore",
+        &url,
+        "--strategy",
+        "webexplor",
+        "--out",
+        paper.path().to_str().unwrap(),
+        "--max-actions",
+        "30",
+        "--seed",
+        "2",
+    ])
+    .await;
+    let record = record_in(&paper);
+    assert_eq!(record.meta.strategy, "webexplor", "{stdout}\n{err}");
+    assert!(booking_500(&record).is_none(), "{stdout}");
+    testbed.shutdown().await;
+}
+
+/// "Log out" and "Delete everything" are never taken with the guard on; without it the
+/// same budget takes them (each logs a console error when it is).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_guard_keeps_away_from_log_out_and_delete() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/guard");
+    let guarded = tempfile::tempdir().unwrap();
+    let (code, stdout, err) = run(&[
+        "explore",
+        &url,
+        "--out",
+        guarded.path().to_str().unwrap(),
+        "--max-actions",
+        "12",
+        "--seed",
+        "4",
+    ])
+    .await;
+    assert_eq!(code, 0, "no findings: {stdout}\n{err}");
+    let record = record_in(&guarded);
+    assert!(record.steps.len() > 12, "it explored: {stdout}");
+    for s in &record.steps {
+        assert!(
+            !s.step.locator.contains("Log out") && !s.step.locator.contains("Delete"),
+            "took {:?}",
+            s.step
+        );
+    }
+
+    let unguarded = tempfile::tempdir().unwrap();
+    let (code, stdout, _) = run(&[
+        "explore",
+        &url,
+        "--disable",
+        "action-guard",
+        "--out",
+        unguarded.path().to_str().unwrap(),
+        "--max-actions",
+        "12",
+        "--seed",
+        "4",
+    ])
+    .await;
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("guard: "), "{stdout}");
+    testbed.shutdown().await;
+}
+
+/// Same seed, same app, same budget in actions: the same actions, for the learning
+/// strategies as for the random walk.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn same_seed_same_actions_for_every_strategy() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/form");
+    for strategy in ["curious", "webexplor"] {
+        let mut runs = Vec::new();
+        for _ in 0..2 {
+            let dir = tempfile::tempdir().unwrap();
+            let (code, stdout, err) = run(&[
+                "explore",
+                &url,
+                "--strategy",
+                strategy,
+                "--out",
+                dir.path().to_str().unwrap(),
+                "--max-actions",
+                "15",
+                "--seed",
+                "11",
+            ])
+            .await;
+            assert!(code == 0 || code == 1, "{stdout}\n{err}");
+            let steps: Vec<_> = record_in(&dir)
+                .steps
+                .into_iter()
+                .map(|s| s.step)
+                .collect();
+            runs.push(steps);
+        }
+        assert!(runs[0].len() > 15, "{strategy}: {:?}", runs[0]);
+        assert_eq!(runs[0], runs[1], "{strategy}");
+    }
+    testbed.shutdown().await;
+}
+
+#[tokio::test]
+async fn bad_strategy_flags_are_usage_errors() {
+    for (args, needle) in [
+        (vec!["--strategy", "greedy"], "--strategy"),
+        (vec!["--disable", "teleport"], "--disable"),
+        (vec!["--deny-selector", "a[["], "--deny-selector"),
+        (vec!["--inputs", "/nonexistent/inputs.json"], "/nonexistent/inputs.json"),
+    ] {
+        let mut all = vec!["explore", "http://127.0.0.1:1/"];
+        all.extend(args);
+        let (code, _, err) = run(&all).await;
+        assert_eq!(code, 2, "{all:?}: {err}");
+        assert!(err.contains(needle), "{all:?}: {err}");
+    }
+}
