@@ -70,7 +70,13 @@ async fn curious_passes_a_form_that_needs_realistic_values_and_the_finding_repla
     assert_eq!(code, 0, "{stdout}\n{err}");
     assert!(stdout.contains(": reproduced"), "{stdout}");
     // A finding the record does not have is a usage error naming it.
-    let (code, _, err) = run(&["replay", curious.path().to_str().unwrap(), "--finding", "99"]).await;
+    let (code, _, err) = run(&[
+        "replay",
+        curious.path().to_str().unwrap(),
+        "--finding",
+        "99",
+    ])
+    .await;
     assert_eq!(code, 2);
     assert!(err.contains("no finding #99"), "{err}");
 
@@ -166,11 +172,7 @@ async fn same_seed_same_actions_for_every_strategy() {
             ])
             .await;
             assert!(code == 0 || code == 1, "{stdout}\n{err}");
-            let steps: Vec<_> = record_in(&dir)
-                .steps
-                .into_iter()
-                .map(|s| s.step)
-                .collect();
+            let steps: Vec<_> = record_in(&dir).steps.into_iter().map(|s| s.step).collect();
             runs.push(steps);
         }
         assert!(runs[0].len() > 15, "{strategy}: {:?}", runs[0]);
@@ -185,7 +187,10 @@ async fn bad_strategy_flags_are_usage_errors() {
         (vec!["--strategy", "greedy"], "--strategy"),
         (vec!["--disable", "teleport"], "--disable"),
         (vec!["--deny-selector", "a[["], "--deny-selector"),
-        (vec!["--inputs", "/nonexistent/inputs.json"], "/nonexistent/inputs.json"),
+        (
+            vec!["--inputs", "/nonexistent/inputs.json"],
+            "/nonexistent/inputs.json",
+        ),
     ] {
         let mut all = vec!["explore", "http://127.0.0.1:1/"];
         all.extend(args);

@@ -118,6 +118,13 @@ pub struct LearnerConfig {
     /// one untried action. Either way, a state recorded with no actions (a dead end) is
     /// worth 0. Curio's addition.
     pub optimistic_new_states: bool,
+    /// Whether an untried action's optimism fades with how often the same action (same
+    /// key) was taken in other states: `initial_q / sqrt(1 + T(a))`, `T(a)` counting every
+    /// transition taken with `a` anywhere. A navigation bar's "Home" link, untried on a new
+    /// page but taken on ten others, is no longer worth a brand-new button; and
+    /// [`Learner::plan_jump`] aims first at states offering an action never taken anywhere.
+    /// `false` = paper (every untried action is worth `initial_q`). Curio's addition.
+    pub global_novelty: bool,
 }
 
 impl LearnerConfig {
@@ -134,6 +141,7 @@ impl LearnerConfig {
             plan_to_untried: false,
             off_scope_reward: -9999.0,
             optimistic_new_states: false,
+            global_novelty: false,
         }
     }
 
@@ -149,6 +157,7 @@ impl LearnerConfig {
             stuck_after: 20,
             plan_to_untried: true,
             optimistic_new_states: true,
+            global_novelty: true,
             ..base
         }
     }
@@ -285,6 +294,8 @@ pub struct Learner {
     /// Interner; a lookup table only, never iterated.
     action_ids: HashMap<Box<str>, ActionId>,
     action_names: Vec<Box<str>>,
+    /// Per action id: transitions taken with it, in any state.
+    taken: Vec<u32>,
     /// Caller's state id -> node; a lookup table only, never iterated.
     nodes: HashMap<StateId, Node>,
     states: Vec<StateData>,
@@ -303,6 +314,7 @@ impl Learner {
             rng: ChaCha8Rng::seed_from_u64(seed),
             action_ids: HashMap::new(),
             action_names: Vec::new(),
+            taken: Vec::new(),
             nodes: HashMap::new(),
             states: Vec::new(),
             steps_without_new: 0,
@@ -343,7 +355,7 @@ impl Learner {
         let data = &self.states[node as usize];
         let mut best: Option<(usize, f64, f64)> = None;
         for (i, &a) in data.available.iter().enumerate() {
-            let q = data.tried(a).map_or(self.config.initial_q, |t| t.q);
+            let q = data.tried(a).map_or_else(|| self.untried_q(a), |t| t.q);
             let g = gumbel(&mut self.rng);
             // Softmax: score Q/tau + g. Greedy (tau <= 0 or NaN): Q, ties by g.
             let (primary, secondary) = if soft { (q / tau + g, 0.0) } else { (q, g) };
@@ -422,7 +434,7 @@ impl Learner {
             to_data
                 .available
                 .iter()
-                .map(|&b| to_data.tried(b).map_or(self.config.initial_q, |x| x.q))
+                .map(|&b| to_data.tried(b).map_or_else(|| self.untried_q(b), |x| x.q))
                 .fold(None, |m: Option<f64>, q| {
                     Some(match m {
                         Some(m) if m >= q => m,
@@ -495,18 +507,26 @@ impl Learner {
         let tree = self.dijkstra(s, None);
 
         if self.config.plan_to_untried {
-            let mut best: Option<(Cost, StateId, Node, ActionId)> = None;
+            // With global novelty, an action never taken anywhere beats one merely
+            // untried in its state: (fresh first, then cost, then state id).
+            let mut best: Option<(bool, Cost, StateId, Node, ActionId)> = None;
             for (node, cost) in tree.cost.iter().enumerate() {
                 let Some(cost) = *cost else { continue };
                 let data = &self.states[node];
-                let Some(a) = data.untried().next() else {
+                let fresh = self
+                    .config
+                    .global_novelty
+                    .then(|| data.untried().find(|&a| self.never_taken(a)))
+                    .flatten();
+                let Some(a) = fresh.or_else(|| data.untried().next()) else {
                     continue;
                 };
-                let key = (cost, data.id);
-                if best.is_none_or(|(c, id, _, _)| key < (c, id)) {
-                    best = Some((cost, data.id, node as Node, a));
+                let key = (fresh.is_none(), cost, data.id);
+                if best.is_none_or(|(f, c, id, _, _)| key < (f, c, id)) {
+                    best = Some((fresh.is_none(), cost, data.id, node as Node, a));
                 }
             }
+            let best = best.map(|(_, c, id, n, a)| (c, id, n, a));
             if let Some((_, id, node, a)) = best {
                 return Some(Plan {
                     path: self.path_to(&tree, node),
@@ -622,7 +642,25 @@ impl Learner {
         curiosity * (1.0 + w * f)
     }
 
+    /// The value of `action` in a state where it was never tried: `initial_q`, faded by
+    /// how often it was taken elsewhere with [`LearnerConfig::global_novelty`].
+    fn untried_q(&self, action: ActionId) -> f64 {
+        if !self.config.global_novelty {
+            return self.config.initial_q;
+        }
+        let t = self.taken.get(action as usize).copied().unwrap_or(0);
+        self.config.initial_q / (1.0 + f64::from(t)).sqrt()
+    }
+
+    /// Whether `action` was never taken in any state.
+    fn never_taken(&self, action: ActionId) -> bool {
+        self.taken.get(action as usize).is_none_or(|&t| t == 0)
+    }
+
     fn set_q(&mut self, node: Node, action: ActionId, q: f64) {
+        if let Some(t) = self.taken.get_mut(action as usize) {
+            *t = t.saturating_add(1);
+        }
         let tried = &mut self.states[node as usize].tried;
         match tried.binary_search_by_key(&action, |t| t.action) {
             Ok(i) => {
@@ -639,6 +677,7 @@ impl Learner {
         }
         let id = self.action_names.len() as ActionId;
         self.action_names.push(action.into());
+        self.taken.push(0);
         self.action_ids.insert(action.into(), id);
         id
     }

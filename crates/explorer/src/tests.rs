@@ -490,3 +490,51 @@ fn config_serializes() {
     assert_eq!(back, LearnerConfig::curious());
     assert_eq!(LearnerConfig::default(), LearnerConfig::curious());
 }
+
+#[test]
+fn global_novelty_fades_actions_taken_elsewhere() {
+    let config = LearnerConfig {
+        initial_q: 10.0,
+        ..paper()
+    };
+    let faded = LearnerConfig {
+        global_novelty: true,
+        ..config.clone()
+    };
+    for (cfg, expect_home) in [(config, 10.0), (faded, 10.0 / 4.0f64.sqrt())] {
+        let mut l = Learner::new(cfg, 3);
+        // "home" is taken three times from other states.
+        for from in 0..3 {
+            l.choose(from, &keys(&["home"]));
+            l.observe(from, "home", 9, from == 0, 0);
+        }
+        l.choose(5, &keys(&["home", "fresh"]));
+        let v = |l: &Learner, a: &str| {
+            let id = l.action_ids[a];
+            l.untried_q(id)
+        };
+        assert!(close(v(&l, "home"), expect_home));
+        assert!(close(v(&l, "fresh"), 10.0));
+    }
+}
+
+#[test]
+fn jumps_prefer_actions_never_taken_anywhere() {
+    let config = LearnerConfig {
+        plan_to_untried: true,
+        global_novelty: true,
+        ..paper()
+    };
+    let mut l = Learner::new(config, 5);
+    // 0 -a-> 1 -b-> 2; state 1 offers "home" (taken elsewhere), state 2 offers "brand-new".
+    l.choose(0, &keys(&["a", "home"]));
+    l.observe(0, "home", 0, false, 0);
+    l.observe(0, "a", 1, true, 0);
+    l.choose(1, &keys(&["b", "home"]));
+    l.observe(1, "b", 2, true, 0);
+    l.choose(2, &keys(&["brand-new"]));
+    let plan = l.plan_jump(0).expect("a plan");
+    assert_eq!(plan.target.state, 2);
+    assert_eq!(plan.target.action, "brand-new");
+    assert_eq!(plan.path.len(), 2);
+}

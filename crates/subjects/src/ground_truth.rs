@@ -43,6 +43,10 @@ pub struct FaultSpec {
     pub description: &'static str,
     /// The minimum number of user steps (clicks, fills, selects) from the home page.
     pub depth_hint: u32,
+    /// A piece of text that Curio's finding for this fault carries in its message, its URL
+    /// or its script location, and no other failure of the app does; the benchmark counts
+    /// the fault as reported when a finding contains it.
+    pub marker: &'static str,
 }
 
 /// How often a fault fired, and when first.
@@ -162,12 +166,14 @@ mod tests {
             kind: FaultKind::ConsoleError,
             description: "a",
             depth_hint: 1,
+            marker: "a failed",
         },
         FaultSpec {
             id: "B",
             kind: FaultKind::BrokenLink,
             description: "b",
             depth_hint: 2,
+            marker: "/b",
         },
     ];
 
@@ -205,4 +211,30 @@ mod tests {
         let json = serde_json::to_string(&FaultKind::UnhandledRejection).unwrap();
         assert_eq!(json, "\"unhandled_rejection\"");
     }
+}
+
+/// Checks that each example finding `(fault id, message, url)`, worded as Curio words
+/// it, carries the marker of its own fault and of no other, and that every fault has an
+/// example.
+#[cfg(test)]
+pub(crate) fn assert_markers_tell_findings_apart(
+    faults: &[FaultSpec],
+    findings: &[(&str, &str, &str)],
+) {
+    for (id, message, url) in findings {
+        for f in faults {
+            let carried = message.contains(f.marker) || url.contains(f.marker);
+            assert_eq!(
+                carried,
+                f.id == *id,
+                "marker of {} in a finding of {id}",
+                f.id
+            );
+        }
+    }
+    assert!(
+        faults
+            .iter()
+            .all(|f| findings.iter().any(|(id, ..)| *id == f.id))
+    );
 }

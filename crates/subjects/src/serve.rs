@@ -14,7 +14,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::ground_truth::{self, FaultSpec, GroundTruth};
-use crate::{demo, testbed};
+use crate::{demo, testbed, tracker};
 
 /// How long [`RunningSubject::shutdown`] waits for open connections to finish before it
 /// abandons them. Stalling handlers watch the shutdown signal, so this is only a
@@ -28,15 +28,19 @@ pub enum Subject {
     Demo,
     /// One page per browser behaviour, for the browser layer's tests; no faults.
     Testbed,
+    /// "Curio Tracker": a project-tracker back office, wider and deeper than the shop,
+    /// with fifteen seeded faults 2 to 11 steps from its dashboard.
+    Tracker,
 }
 
 impl Subject {
-    pub const ALL: [Subject; 2] = [Subject::Demo, Subject::Testbed];
+    pub const ALL: [Subject; 3] = [Subject::Demo, Subject::Testbed, Subject::Tracker];
 
     pub fn name(&self) -> &'static str {
         match self {
             Subject::Demo => "demo",
             Subject::Testbed => "testbed",
+            Subject::Tracker => "tracker",
         }
     }
 
@@ -45,6 +49,7 @@ impl Subject {
         match self {
             Subject::Demo => &demo::FAULTS,
             Subject::Testbed => &[],
+            Subject::Tracker => &tracker::FAULTS,
         }
     }
 }
@@ -56,7 +61,7 @@ impl fmt::Display for Subject {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown subject {0:?}: expected \"demo\" or \"testbed\"")]
+#[error("unknown subject {0:?}: expected \"demo\", \"testbed\" or \"tracker\"")]
 pub struct UnknownSubject(pub String);
 
 impl FromStr for Subject {
@@ -152,6 +157,7 @@ pub async fn serve_on_port(subject: Subject, port: u16) -> std::io::Result<Runni
     let app: Router = match subject {
         Subject::Demo => demo::router(truth.clone()),
         Subject::Testbed => testbed::router(stop),
+        Subject::Tracker => tracker::router(truth.clone()),
     }
     .merge(ground_truth::routes(subject.name(), truth.clone()));
 

@@ -463,7 +463,10 @@ async fn booking_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
         (Some(_), Some(_)) => problems.push("Check-out must come after check-in."),
         _ => problems.push("Dates are written YYYY-MM-DD."),
     }
-    if !get("guests").parse::<u32>().is_ok_and(|g| (1..=8).contains(&g)) {
+    if !get("guests")
+        .parse::<u32>()
+        .is_ok_and(|g| (1..=8).contains(&g))
+    {
         problems.push("Between 1 and 8 guests, please.");
     }
     let zip = get("zip");

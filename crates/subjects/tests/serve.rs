@@ -1,159 +1,19 @@
-//! Serves both apps and checks them over real HTTP: pages, seeded server-side faults,
-//! ground truth recording and its endpoints, and the testbed's special responses.
-//!
-//! The client is a few lines of HTTP/1.1 over a `TcpStream`: enough for these checks,
-//! and no HTTP client crate in the dependency tree.
+//! Serves the demo and the testbed and checks them over real HTTP: pages, seeded
+//! server-side faults, ground truth recording and its endpoints, and the testbed's
+//! special responses. The tracker has its own file, `tracker.rs`.
+
+mod common;
 
 use std::collections::{BTreeSet, VecDeque};
-use std::net::{Ipv4Addr, SocketAddr};
+use std::net::Ipv4Addr;
 use std::time::{Duration, Instant};
 
-use curio_subjects::{FaultKind, RunningSubject, Subject, serve};
+use common::{
+    TIMEOUT, assert_truth_only_in_scripts, attr_values, get, post, request_bytes, without_scripts,
+};
+use curio_subjects::{FaultKind, Subject, serve};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-
-const TIMEOUT: Duration = Duration::from_secs(10);
-
-#[derive(Debug)]
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-fn request_bytes(addr: SocketAddr, method: &str, path: &str, form: Option<&str>) -> Vec<u8> {
-    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(body) = form {
-        req.push_str("Content-Type: application/x-www-form-urlencoded\r\n");
-        req.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-    } else {
-        req.push_str("\r\n");
-    }
-    req.into_bytes()
-}
-
-fn decode_chunked(mut raw: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let line_end = raw
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .expect("chunk size");
-        let size_text = std::str::from_utf8(&raw[..line_end]).expect("ascii size");
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap().trim(), 16)
-            .expect("hex size");
-        raw = &raw[line_end + 2..];
-        if size == 0 {
-            return out;
-        }
-        out.extend_from_slice(&raw[..size]);
-        raw = &raw[size + 2..];
-    }
-}
-
-fn parse_reply(raw: &[u8]) -> Reply {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("end of headers");
-    let head = std::str::from_utf8(&raw[..split]).expect("ascii headers");
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())
-        .expect("status line");
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_owned(), v.trim().to_owned()))
-        .collect();
-    let mut reply = Reply {
-        status,
-        headers,
-        body: String::new(),
-    };
-    let body = &raw[split + 4..];
-    let body = if reply
-        .header("transfer-encoding")
-        .is_some_and(|te| te.eq_ignore_ascii_case("chunked"))
-    {
-        decode_chunked(body)
-    } else {
-        body.to_vec()
-    };
-    reply.body = String::from_utf8(body).expect("utf-8 body");
-    reply
-}
-
-async fn send(addr: SocketAddr, method: &str, path: &str, form: Option<&str>) -> Reply {
-    let exchange = async {
-        let mut stream = TcpStream::connect(addr).await.expect("connect");
-        stream
-            .write_all(&request_bytes(addr, method, path, form))
-            .await
-            .expect("write request");
-        let mut raw = Vec::new();
-        stream.read_to_end(&mut raw).await.expect("read reply");
-        parse_reply(&raw)
-    };
-    tokio::time::timeout(TIMEOUT, exchange)
-        .await
-        .unwrap_or_else(|_| panic!("{method} {path} timed out"))
-}
-
-async fn get(app: &RunningSubject, path: &str) -> Reply {
-    send(app.addr(), "GET", path, None).await
-}
-
-async fn post(app: &RunningSubject, path: &str, form: &str) -> Reply {
-    send(app.addr(), "POST", path, Some(form)).await
-}
-
-/// Values of `attr="..."` in `html`.
-fn attr_values<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
-    let needle = format!("{attr}=\"");
-    html.match_indices(&needle)
-        .filter_map(|(i, _)| {
-            let rest = &html[i + needle.len()..];
-            rest.find('"').map(|end| &rest[..end])
-        })
-        .collect()
-}
-
-/// `html` without its `<script>` elements: what markup (links, forms) is left.
-fn without_scripts(html: &str) -> String {
-    let mut out = String::new();
-    let mut rest = html;
-    while let Some(start) = rest.find("<script") {
-        out.push_str(&rest[..start]);
-        match rest[start..].find("</script>") {
-            Some(end) => rest = &rest[start + end + "</script>".len()..],
-            None => return out,
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
-fn assert_truth_only_in_scripts(path: &str, html: &str) {
-    assert!(
-        !html.contains("<a href=\"/__truth"),
-        "{path} links to the truth endpoint"
-    );
-    assert!(
-        !without_scripts(html).contains("__truth"),
-        "{path} mentions the truth endpoint outside inline JS"
-    );
-}
 
 #[tokio::test]
 async fn serve_binds_loopback_on_a_free_port() {
@@ -289,7 +149,7 @@ async fn client_fault_scripts_beacon_their_ids() {
     let garden = get(&app, "/products/3").await.body;
     assert!(garden.contains("var REVIEWS_FAULT = 'F5-rejection-reviews';"));
     assert!(garden.contains("curioTruth('F1-uncaught-wishlist')"));
-    assert!(garden.contains("list.owner.id"));
+    assert!(garden.contains("list.owner.shareId"));
     let kitchen = get(&app, "/products/1").await.body;
     assert!(kitchen.contains("var REVIEWS_FAULT = null;"));
     let cart = get(&app, "/cart").await.body;
@@ -693,6 +553,26 @@ async fn testbed_form_echoes_fields() {
     assert!(reply.body.contains(
         "<pre id=\"echo\">name=Ada Lovelace\nemail=ada@example.com\nqty=3\ncolor=green\nagree=yes\ncomment=a&lt;b&gt;\nline\n</pre>"
     ));
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn testbed_booking_fails_only_for_a_realistic_submission() {
+    let app = serve(Subject::Testbed).await.unwrap();
+    let good = "fullname=Ada+Lovelace&mail=ada%40example.com&checkin=2027-03-01&checkout=2027-03-04&guests=2&zip=94107";
+    assert_eq!(post(&app, "/t/booking", good).await.status, 500);
+    for bad in [
+        "fullname=hello&mail=ada%40example.com&checkin=2027-03-01&checkout=2027-03-04&guests=2&zip=94107",
+        "fullname=Ada+Lovelace&mail=hello&checkin=2027-03-01&checkout=2027-03-04&guests=2&zip=94107",
+        "fullname=Ada+Lovelace&mail=ada%40example.com&checkin=2027-03-04&checkout=2027-03-01&guests=2&zip=94107",
+        "fullname=Ada+Lovelace&mail=ada%40example.com&checkin=2027-03-01&checkout=2027-03-04&guests=20&zip=94107",
+        "fullname=Ada+Lovelace&mail=ada%40example.com&checkin=2027-03-01&checkout=2027-03-04&guests=2&zip=hello",
+        "",
+    ] {
+        let reply = post(&app, "/t/booking", bad).await;
+        assert_eq!(reply.status, 200, "{bad}");
+        assert!(reply.body.contains(r#"class="error""#), "{bad}");
+    }
     app.shutdown().await;
 }
 

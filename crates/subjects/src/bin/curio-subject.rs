@@ -1,5 +1,6 @@
-//! `curio-subject demo|testbed [--port N]`: serves an app on 127.0.0.1 until Ctrl-C,
-//! for manual exploring and for benchmarks that run Curio against a separate process.
+//! `curio-subject demo|testbed|tracker [--port N]`: serves an app on 127.0.0.1 until
+//! Ctrl-C, for manual exploring and for benchmarks that run Curio against a separate
+//! process.
 //!
 //! The URL is the only line on stdout, so a script can read it.
 
@@ -8,7 +9,7 @@ use std::process::ExitCode;
 
 use curio_subjects::{Subject, serve_on_port};
 
-const USAGE: &str = "usage: curio-subject demo|testbed [--port N]";
+const USAGE: &str = "usage: curio-subject demo|testbed|tracker [--port N]";
 
 struct Args {
     subject: Subject,
@@ -117,6 +118,8 @@ mod tests {
         assert_eq!((a.subject, a.port), (Subject::Testbed, 8080));
         let a = parse(&["testbed", "--port=9000"]).unwrap();
         assert_eq!(a.port, 9000);
+        let a = parse(&["tracker", "--port", "8099"]).unwrap();
+        assert_eq!((a.subject, a.port), (Subject::Tracker, 8099));
     }
 
     #[test]
@@ -126,6 +129,7 @@ mod tests {
         assert!(parse(&["demo", "--port"]).is_err());
         assert!(parse(&["demo", "--port", "x"]).is_err());
         assert!(parse(&["demo", "testbed"]).is_err());
+        assert!(parse(&["demo", "tracker"]).is_err());
         assert!(parse(&["demo", "--verbose"]).is_err());
     }
 }

@@ -64,7 +64,7 @@ impl Shop {
 /// The typed code is remembered on this device, as shops do for codes from a newsletter,
 /// so it is still there after a "Remove" reloads the cart or on the next visit. That
 /// also keeps the fault within reach of a random walk that types a code and leaves.
-fn coupon_script() -> String {
+pub(super) fn coupon_script() -> String {
     format!(
         r#"<script>
 (function () {{

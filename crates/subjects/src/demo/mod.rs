@@ -37,6 +37,7 @@ pub static FAULTS: [FaultSpec; 5] = [
         description: "Product page: \"Add to wishlist\", then \"Share wishlist\" (shown once the \
                       wishlist is not empty, also on later product pages) throws a TypeError.",
         depth_hint: 3,
+        marker: "reading 'shareId'",
     },
     FaultSpec {
         id: F2_CONSOLE_COUPON,
@@ -45,6 +46,7 @@ pub static FAULTS: [FaultSpec; 5] = [
                       console.error(\"coupon service: ...\"). The typed code is remembered \
                       across visits.",
         depth_hint: 3,
+        marker: "coupon service: no such campaign",
     },
     FaultSpec {
         id: F3_500_CONTACT,
@@ -53,12 +55,14 @@ pub static FAULTS: [FaultSpec; 5] = [
                       problem\" (the default) but no order number in the message answers HTTP 500. \
                       Unsent fields are kept as a draft across visits.",
         depth_hint: 3,
+        marker: "/contact",
     },
     FaultSpec {
         id: F4_BROKEN_LINK,
         kind: FaultKind::BrokenLink,
         description: "About page: the \"Our story\" link leads to /blog/our-story, a 404.",
         depth_hint: 2,
+        marker: "/blog/our-story",
     },
     FaultSpec {
         id: F5_REJECTION_REVIEWS,
@@ -67,6 +71,10 @@ pub static FAULTS: [FaultSpec; 5] = [
                       Shears; two are featured on the home page): \"Load reviews\" gets malformed \
                       JSON and the uncaught r.json() promise rejects.",
         depth_hint: 2,
+        // The rejection is the browser's: Chromium says "SyntaxError: Failed to execute
+        // 'json' on 'Response': Unterminated string in JSON at position 54 (...)", and
+        // every V8 version's JSON parse errors name JSON.
+        marker: "JSON",
     },
 ];
 
@@ -138,5 +146,74 @@ mod tests {
             assert!(FAULTS[i + 1..].iter().all(|g| g.id != f.id));
             assert!((2..=4).contains(&f.depth_hint), "{}", f.id);
         }
+    }
+
+    #[test]
+    fn markers_are_distinct_and_http_markers_are_paths() {
+        for f in &FAULTS {
+            assert!(!f.marker.trim().is_empty(), "{}", f.id);
+            // Distinct, and none inside another: a finding with the longer one would
+            // also count the fault of the shorter one.
+            for g in FAULTS.iter().filter(|g| g.id != f.id) {
+                assert!(!g.marker.contains(f.marker), "{} in {}", f.id, g.id);
+            }
+            if matches!(f.kind, FaultKind::ServerError | FaultKind::BrokenLink) {
+                assert!(f.marker.starts_with('/'), "{}", f.id);
+            }
+        }
+        // The one missing page that counts as the broken link.
+        let broken = FAULTS.iter().find(|f| f.id == F4_BROKEN_LINK).unwrap();
+        assert_eq!(broken.marker, shop::OUR_STORY);
+    }
+
+    /// One finding per fault as Curio words it: the message, then the page's URL (that
+    /// of the request for HTTP failures; an inline script's location is its page's URL).
+    const FINDINGS: [(&str, &str, &str); 5] = [
+        (
+            F1_UNCAUGHT_WISHLIST,
+            "TypeError: Cannot read properties of undefined (reading 'shareId')",
+            "http://127.0.0.1:8080/products/3",
+        ),
+        (
+            F2_CONSOLE_COUPON,
+            "coupon service: no such campaign for code \"WELCOME\"",
+            "http://127.0.0.1:8080/cart",
+        ),
+        (
+            F3_500_CONTACT,
+            "HTTP 500 Internal Server Error for POST /contact",
+            "http://127.0.0.1:8080/contact",
+        ),
+        (
+            F4_BROKEN_LINK,
+            "HTTP 404 Not Found for GET /blog/our-story",
+            "http://127.0.0.1:8080/blog/our-story",
+        ),
+        (
+            F5_REJECTION_REVIEWS,
+            "SyntaxError: Failed to execute 'json' on 'Response': Unterminated string in JSON \
+             at position 54 (line 1 column 55)",
+            "http://127.0.0.1:8080/products/3",
+        ),
+    ];
+
+    #[test]
+    fn each_finding_carries_its_own_marker_only() {
+        crate::ground_truth::assert_markers_tell_findings_apart(&FAULTS, &FINDINGS);
+    }
+
+    /// The client-side markers come from the code the pages run.
+    #[test]
+    fn client_markers_match_the_scripts() {
+        let garden = catalog::PRODUCTS
+            .iter()
+            .find(|p| p.category == catalog::Category::Garden)
+            .unwrap();
+        let product = shop::product_script(garden);
+        // "reading 'shareId'": the wishlist has no owner.
+        assert!(product.contains("list.owner.shareId"));
+        // The reviews' JSON is parsed by r.json(), whose rejection nobody catches.
+        assert!(product.contains("r.json()"));
+        assert!(cart::coupon_script().contains("console.error('coupon service: no such campaign"));
     }
 }

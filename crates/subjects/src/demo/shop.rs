@@ -14,7 +14,7 @@ use super::{DemoState, F1_UNCAUGHT_WISHLIST, F4_BROKEN_LINK, F5_REJECTION_REVIEW
 use crate::html::escape;
 
 /// The one missing page that a visible link points to.
-const OUR_STORY: &str = "/blog/our-story";
+pub(super) const OUR_STORY: &str = "/blog/our-story";
 
 fn card(p: &Product) -> String {
     format!(
@@ -123,7 +123,7 @@ pub(crate) async fn products(Query(query): Query<HashMap<String, String>>) -> Ht
 /// The product page's script. The wishlist lives in `localStorage`, so once it holds
 /// something "Share wishlist" shows on every product page; that keeps the wishlist
 /// fault within reach of a random walk that left the page in between.
-fn product_script(p: &Product) -> String {
+pub(super) fn product_script(p: &Product) -> String {
     // Only the server knows which reviews are broken; it tells the page so that the
     // beacon goes out before the request whose answer will make the promise reject.
     let reviews_fault = if p.category == Category::Garden {
@@ -162,7 +162,7 @@ document.getElementById('add-wishlist').addEventListener('click', function () {{
 document.getElementById('share-wishlist').addEventListener('click', function () {{
   var list = loadWishlist();
   curioTruth('{F1_UNCAUGHT_WISHLIST}');
-  var link = location.origin + '/wishlists/' + list.owner.id;
+  var link = location.origin + '/wishlists/' + list.owner.shareId;
   document.getElementById('wishlist-status').textContent = 'Share this link: ' + link;
 }});
 
