@@ -156,6 +156,32 @@ async fn report(State(state): State<TruthState>) -> Json<serde_json::Value> {
     }))
 }
 
+/// Checks that each example finding `(fault id, message, url)`, worded as Curio words
+/// it, carries the marker of its own fault and of no other, and that every fault has an
+/// example.
+#[cfg(test)]
+pub(crate) fn assert_markers_tell_findings_apart(
+    faults: &[FaultSpec],
+    findings: &[(&str, &str, &str)],
+) {
+    for (id, message, url) in findings {
+        for f in faults {
+            let carried = message.contains(f.marker) || url.contains(f.marker);
+            assert_eq!(
+                carried,
+                f.id == *id,
+                "marker of {} in a finding of {id}",
+                f.id
+            );
+        }
+    }
+    assert!(
+        faults
+            .iter()
+            .all(|f| findings.iter().any(|(id, ..)| *id == f.id))
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,30 +237,4 @@ mod tests {
         let json = serde_json::to_string(&FaultKind::UnhandledRejection).unwrap();
         assert_eq!(json, "\"unhandled_rejection\"");
     }
-}
-
-/// Checks that each example finding `(fault id, message, url)`, worded as Curio words
-/// it, carries the marker of its own fault and of no other, and that every fault has an
-/// example.
-#[cfg(test)]
-pub(crate) fn assert_markers_tell_findings_apart(
-    faults: &[FaultSpec],
-    findings: &[(&str, &str, &str)],
-) {
-    for (id, message, url) in findings {
-        for f in faults {
-            let carried = message.contains(f.marker) || url.contains(f.marker);
-            assert_eq!(
-                carried,
-                f.id == *id,
-                "marker of {} in a finding of {id}",
-                f.id
-            );
-        }
-    }
-    assert!(
-        faults
-            .iter()
-            .all(|f| findings.iter().any(|(id, ..)| *id == f.id))
-    );
 }
