@@ -101,8 +101,10 @@ async fn main() -> Result<()> {
         let subject: Subject = subject
             .parse()
             .map_err(|e| anyhow::anyhow!("--subjects: {e}"))?;
-        for strategy in &args.strategies {
-            for seed in &args.seeds {
+        // Seed-major, so that with --jobs equal to the number of strategies the runs that
+        // share the machine are the strategies being compared.
+        for seed in &args.seeds {
+            for strategy in &args.strategies {
                 jobs.push((subject, strategy.clone(), *seed));
             }
         }

@@ -109,24 +109,20 @@ pub async fn explore(
         run,
         browser: browser.version().to_string(),
     });
-    let learner = match config.strategy {
-        StrategyKind::Random => None,
-        kind => {
-            let mut lc = if kind == StrategyKind::Curious {
-                LearnerConfig::curious()
-            } else {
-                LearnerConfig::webexplor()
-            };
-            if !config.features.new_element_reward {
-                lc.new_element_weight = 0.0;
-            }
-            lc.plan_to_untried = config.features.plan_to_untried;
-            if let Some(n) = config.stuck_after {
-                lc.stuck_after = n;
-            }
-            Some(Learner::new(lc, config.seed))
-        }
+    // The random walk does not learn from it, but keeps the transition graph too, so its
+    // findings also get the shortest known trace.
+    let mut lc = match config.strategy {
+        StrategyKind::Curious => LearnerConfig::curious(),
+        StrategyKind::WebExplor | StrategyKind::Random => LearnerConfig::webexplor(),
     };
+    if !config.features.new_element_reward {
+        lc.new_element_weight = 0.0;
+    }
+    lc.plan_to_untried = config.features.plan_to_untried;
+    if let Some(n) = config.stuck_after {
+        lc.stuck_after = n;
+    }
+    let learner = Learner::new(lc, config.seed);
     let mut explorer = Explorer {
         rng: ChaCha8Rng::seed_from_u64(config.seed),
         filler: HeuristicFiller::new(config.dictionary.clone(), today()),
@@ -219,8 +215,8 @@ struct Explorer {
     coverage: CoverageMap,
     rng: ChaCha8Rng,
     filler: HeuristicFiller,
-    /// `None` for the random walk.
-    learner: Option<Learner>,
+    /// Chooses for `curious` and `webexplor`; for `random` it only keeps the graph.
+    learner: Learner,
     states: StateTable,
     /// The state of the start page in the first episode: where replays begin.
     start_state: Option<u32>,
@@ -374,9 +370,7 @@ impl Explorer {
             // Leaving the app ends the episode and is not worth repeating.
             self.edge_steps
                 .insert((current.state, key.clone()), move_steps);
-            if let Some(learner) = &mut self.learner {
-                learner.observe_off_scope(current.state, &key);
-            }
+            self.learner.observe_off_scope(current.state, &key);
             return Ok(());
         }
         let (next, is_new) = match self.look().await {
@@ -386,24 +380,24 @@ impl Explorer {
         let new_elements = next.keys.difference(&current.keys).count();
         self.edge_steps
             .insert((current.state, key.clone()), move_steps);
-        if let Some(learner) = &mut self.learner {
-            learner.observe(current.state, &key, next.state, is_new, new_elements);
-            if self.plan.is_empty()
-                && learner.is_stuck()
-                && let Some(start) = self.start_state
-                && let Some(plan) = learner.plan_jump(start)
-            {
-                self.plan = plan
-                    .path
-                    .iter()
-                    .map(|e| (e.from, e.action.clone()))
-                    .chain(std::iter::once((
-                        plan.target.state,
-                        plan.target.action.clone(),
-                    )))
-                    .collect();
-                self.need_reset = true;
-            }
+        let learner = &mut self.learner;
+        learner.observe(current.state, &key, next.state, is_new, new_elements);
+        if self.config.strategy != StrategyKind::Random
+            && self.plan.is_empty()
+            && learner.is_stuck()
+            && let Some(start) = self.start_state
+            && let Some(plan) = learner.plan_jump(start)
+        {
+            self.plan = plan
+                .path
+                .iter()
+                .map(|e| (e.from, e.action.clone()))
+                .chain(std::iter::once((
+                    plan.target.state,
+                    plan.target.action.clone(),
+                )))
+                .collect();
+            self.need_reset = true;
         }
         if !self.need_reset {
             self.current = Some(next);
@@ -415,9 +409,9 @@ impl Explorer {
     /// strategy's choice.
     fn choose(&mut self, current: &Current, candidates: &[Candidate]) -> Option<usize> {
         let keys: Vec<String> = candidates.iter().map(|c| c.key.clone()).collect();
-        let chosen = match &mut self.learner {
-            Some(learner) => learner.choose(current.state, &keys),
-            None => random_index(candidates, &mut self.rng),
+        let chosen = match self.config.strategy {
+            StrategyKind::Random => random_index(candidates, &mut self.rng),
+            _ => self.learner.choose(current.state, &keys),
         };
         if let Some((state, next)) = self.plan.pop_front() {
             match keys.iter().position(|k| *k == next) {
@@ -522,9 +516,7 @@ impl Explorer {
                 if self.start_state.is_none() {
                     self.start_state = Some(current.state);
                 }
-                if let Some(learner) = &mut self.learner {
-                    learner.episode_start(current.state);
-                }
+                self.learner.episode_start(current.state);
                 self.current = Some(current);
                 Ok(())
             }
@@ -627,9 +619,8 @@ impl Explorer {
     ) -> Result<(), RunError> {
         let started = Instant::now();
         let mut tries: Vec<Vec<Step>> = Vec::new();
-        if let (Some(state), Some(start), Some(learner)) =
-            (ctx.state, self.start_state, &self.learner)
-            && let Some(path) = learner.shortest_path(start, state)
+        if let (Some(state), Some(start)) = (ctx.state, self.start_state)
+            && let Some(path) = self.learner.shortest_path(start, state)
         {
             let mut short = vec![self.trace[0].clone()];
             let mut complete = true;
