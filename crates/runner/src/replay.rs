@@ -94,8 +94,7 @@ fn absorb(report: &mut ReplayReport, outcome: &Outcome, wanted: &str) {
     }
 }
 
-/// The action on `page` that `step` recorded: same selector and kind, else the same
-/// readable locator (selectors with positions can shift when a list grows).
+/// The action on `page` that `step` recorded, of the same kind.
 fn user_action(page: &Page, step: &Step) -> Option<UserAction> {
     let kind_matches = |a: &&Action| match step.kind {
         StepKind::Click => a.kind == ActionKind::Click,
@@ -104,17 +103,26 @@ fn user_action(page: &Page, step: &Step) -> Option<UserAction> {
         StepKind::Check => a.kind == ActionKind::Check,
         StepKind::Goto => false,
     };
-    let action = page
-        .actions
+    // Lists grow and reorder while an app is used, so positional selectors drift: the
+    // element with both the same selector and the same locator is surely it; else the
+    // only element with that locator; else the selector; else the first with the locator.
+    let candidates: Vec<&Action> = page.actions.iter().filter(kind_matches).collect();
+    let same_locator: Vec<&Action> = candidates
         .iter()
-        .filter(kind_matches)
+        .copied()
+        .filter(|a| a.target.locator == step.locator)
+        .collect();
+    let by_selector = candidates
+        .iter()
+        .copied()
+        .find(|a| a.target.selector == step.selector);
+    let action = same_locator
+        .iter()
+        .copied()
         .find(|a| a.target.selector == step.selector)
-        .or_else(|| {
-            page.actions
-                .iter()
-                .filter(kind_matches)
-                .find(|a| a.target.locator == step.locator)
-        })?;
+        .or_else(|| (same_locator.len() == 1).then(|| same_locator[0]))
+        .or(by_selector)
+        .or_else(|| same_locator.first().copied())?;
     let target = action.target.clone();
     let value = step.value.clone().unwrap_or_default();
     Some(match step.kind {
@@ -199,4 +207,88 @@ pub async fn replay_findings(
     }
     browser.close().await;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use curio_page::{ElementKey, Rect, Target};
+
+    fn link(text: &str, selector: &str, id: i64) -> Action {
+        Action {
+            key: ElementKey(text.into()),
+            kind: ActionKind::Click,
+            target: Target {
+                backend_node_id: id,
+                frame: 0,
+                selector: selector.into(),
+                locator: format!("link {text:?}"),
+                rect: Rect::default(),
+            },
+            role: "link".into(),
+            tag: "a".into(),
+            text: text.into(),
+            href: None,
+            form: None,
+            field: None,
+        }
+    }
+
+    fn page(actions: Vec<Action>) -> Page {
+        Page {
+            url: "http://h/".into(),
+            normalized_url: "http://h/".into(),
+            title: String::new(),
+            actions,
+            forms: vec![],
+            texts: vec![],
+            tag_sequence: vec![],
+            merged_tag_sequence: vec![],
+        }
+    }
+
+    fn click(locator: &str, selector: &str) -> Step {
+        Step {
+            kind: StepKind::Click,
+            locator: locator.into(),
+            selector: selector.into(),
+            value: None,
+        }
+    }
+
+    fn id(a: Option<UserAction>) -> i64 {
+        a.expect("an action").target().backend_node_id
+    }
+
+    #[test]
+    fn a_grown_list_does_not_fool_the_replay() {
+        // Recorded when "Website Redesign" was the first row; a new row now comes first.
+        let now = page(vec![
+            link("New Project", "li:nth-child(1) > a", 1),
+            link("Website Redesign", "li:nth-child(2) > a", 2),
+        ]);
+        let step = click("link \"Website Redesign\"", "li:nth-child(1) > a");
+        assert_eq!(id(user_action(&now, &step)), 2);
+        // Two elements with the locator: the selector decides.
+        let twice = page(vec![
+            link("Open", "li:nth-child(1) > a", 1),
+            link("Open", "li:nth-child(2) > a", 2),
+        ]);
+        assert_eq!(
+            id(user_action(
+                &twice,
+                &click("link \"Open\"", "li:nth-child(2) > a")
+            )),
+            2
+        );
+        // No element with the locator: the selector alone.
+        assert_eq!(
+            id(user_action(
+                &twice,
+                &click("link \"Gone\"", "li:nth-child(1) > a")
+            )),
+            1
+        );
+        assert!(user_action(&twice, &click("link \"Gone\"", "#nowhere")).is_none());
+    }
 }

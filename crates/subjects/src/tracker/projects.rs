@@ -17,6 +17,8 @@ const LIST_SCRIPT: &str = r#"<script>
 (function () {
   var select = document.getElementById('sort');
   var body = document.getElementById('project-rows');
+  // An empty filter renders no table: nothing to sort.
+  if (!select || !body) return;
   function sort() {
     var rows = Array.prototype.slice.call(body.querySelectorAll('tr'));
     var by = select.value;
