@@ -228,9 +228,9 @@ async fn sigkill_keeps_every_finding_observed() {
 async fn demo_triggers_every_seeded_fault() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    // The demo's own budget is a minute; the random baseline finds every fault within
-    // it in most runs but not all (see the issue notes), so the test gives it more.
-    let (code, stdout, err) = run(&["demo", "--out", out, "--time", "120s"]).await;
+    // The demo's own budget is a minute in a release build; this is a debug build sharing
+    // the machine with the other tests, so the test gives it three.
+    let (code, stdout, err) = run(&["demo", "--out", out, "--time", "180s"]).await;
     assert_eq!(code, 0, "{stdout}\n{err}");
     let line = stdout
         .lines()

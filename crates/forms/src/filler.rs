@@ -927,6 +927,17 @@ impl Filling<'_> {
                 pool = from;
             }
         }
+        // People often leave a preselected choice as it is (the default subject of a
+        // contact form, the current status of a task): keep it half the time.
+        let preselected = pool
+            .iter()
+            .copied()
+            .find(|&i| field.options[i].selected && !field.options[i].value.is_empty());
+        if let Some(i) = preselected
+            && rng.next_u32() % 2 == 0
+        {
+            return Some(self.choice(field, i, false));
+        }
         let &i = pick(&pool, rng)?;
         Some(self.choice(field, i, false))
     }

@@ -1061,3 +1061,23 @@ fn no_panics_on_hostile_markup() {
         }
     }
 }
+
+#[test]
+fn a_preselected_choice_is_often_left_as_it_is() {
+    let mut subject = input("select-one").label("Subject").options(&[
+        ("order", "Order problem"),
+        ("product", "Product question"),
+        ("other", "Something else"),
+    ]);
+    subject.options[0].selected = true;
+    let f = form(vec![subject]);
+    let mut filler = filler();
+    let kept = (0..200)
+        .filter(|&seed| {
+            let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
+            fill.value_of(0) == Some(&FieldValue::Select("order".into()))
+        })
+        .count();
+    // Half the time kept, plus a third of the other half picked at random.
+    assert!((100..=170).contains(&kept), "kept {kept} of 200");
+}
