@@ -934,7 +934,7 @@ impl Filling<'_> {
             .copied()
             .find(|&i| field.options[i].selected && !field.options[i].value.is_empty());
         if let Some(i) = preselected
-            && rng.next_u32() % 2 == 0
+            && rng.next_u32().is_multiple_of(2)
         {
             return Some(self.choice(field, i, false));
         }
