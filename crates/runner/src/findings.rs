@@ -47,13 +47,29 @@ fn normalize_message(message: &str) -> String {
     out.chars().take(200).collect()
 }
 
-/// Replaces every run of digits with `N`.
+/// Replaces every run of digits with `N`, and the capital letters of record keys such
+/// as `MOB-3` or `JIRA-1234` with `K`: `K-N` whatever the record.
 fn generalize(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut in_digits = false;
     for c in s.chars() {
         if c.is_ascii_digit() {
             if !in_digits {
+                if out.ends_with('-') {
+                    let key = out[..out.len() - 1]
+                        .chars()
+                        .rev()
+                        .take_while(|c| c.is_ascii_uppercase())
+                        .count();
+                    let before = out.len() - 1 - key;
+                    let starts_word = out[..before]
+                        .chars()
+                        .next_back()
+                        .is_none_or(|c| !c.is_alphanumeric());
+                    if key >= 2 && starts_word {
+                        out.replace_range(before..out.len() - 1, "K");
+                    }
+                }
                 out.push('N');
             }
             in_digits = true;
@@ -130,6 +146,24 @@ mod tests {
             "http://h/cart",
         );
         assert_ne!(signature(&a), signature(&c));
+    }
+
+    #[test]
+    fn record_keys_are_generalised() {
+        let a = obs(
+            ObservationKind::ConsoleError,
+            "timer running on MOB-3 cannot be metered",
+            "http://h/billing",
+        );
+        let b = obs(
+            ObservationKind::ConsoleError,
+            "timer running on WEB-12 cannot be metered",
+            "http://h/billing",
+        );
+        assert_eq!(signature(&a), signature(&b));
+        assert!(signature(&a).contains("on K-N cannot"), "{}", signature(&a));
+        // Not a record key: a lowercase word, or letters inside a longer word.
+        assert_eq!(generalize("utf-8 and xMOB-3"), "utf-N and xMOB-N");
     }
 
     #[test]
