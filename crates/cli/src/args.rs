@@ -29,7 +29,7 @@ pub(crate) enum Command {
         #[command(flatten)]
         browser: BrowserArgs,
     },
-    /// Start the bundled demo shop, explore it for about a minute, and show what was found.
+    /// Start the bundled demo shop, explore it for a minute and a half, and show what was found.
     Demo {
         #[command(flatten)]
         run: RunArgs,
@@ -55,7 +55,7 @@ pub(crate) enum Command {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Run")]
 pub(crate) struct RunArgs {
-    /// How long to explore (e.g. 90s, 10m, 1h). [default: 5m; 60s for demo]
+    /// How long to explore (e.g. 90s, 10m, 1h). [default: 5m; 90s for demo]
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, env = "CURIO_TIME")]
     pub time: Option<Duration>,
     /// Stop after this many actions.

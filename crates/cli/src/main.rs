@@ -60,7 +60,7 @@ async fn run(cli: Cli) -> Result<ExitCode, Failure> {
             println!("Demo shop running at {}", subject.base_url());
             let mut run = run;
             run.seed.get_or_insert(1);
-            let config = run_config(&subject.base_url(), &run, &browser, Duration::from_secs(60))?;
+            let config = run_config(&subject.base_url(), &run, &browser, Duration::from_secs(90))?;
             let result = progress::explore(config).await;
             let truth = subject.ground_truth().clone();
             subject.shutdown().await;
