@@ -228,7 +228,7 @@ async fn sigkill_keeps_every_finding_observed() {
 async fn demo_triggers_every_seeded_fault() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    // The demo's own budget is a minute in a release build; this is a debug build sharing
+    // The demo's own budget is 90 s in a release build; this is a debug build sharing
     // the machine with the other tests, so the test gives it three.
     let (code, stdout, err) = run(&["demo", "--out", out, "--time", "180s"]).await;
     assert_eq!(code, 0, "{stdout}\n{err}");
