@@ -316,30 +316,6 @@ struct Plan {
     starts: Vec<Option<usize>>,
 }
 
-fn is_scalar_semantic(sem: Semantic) -> bool {
-    use Semantic as S;
-    matches!(
-        sem,
-        S::Date
-            | S::BirthDate
-            | S::Time
-            | S::DateTime
-            | S::Month
-            | S::Week
-            | S::Quantity
-            | S::Price
-            | S::Percentage
-            | S::Hours
-            | S::Age
-            | S::Year
-            | S::Integer
-            | S::Decimal
-            | S::CardExpiry
-            | S::CardExpiryMonth
-            | S::CardExpiryYear
-    )
-}
-
 fn text_scale(sem: Semantic) -> Option<Scale> {
     use Semantic as S;
     Some(match sem {
@@ -429,7 +405,7 @@ impl Plan {
                     && (sem == Semantic::BirthDate
                         || texts.any(&["birth", "birthday", "=born", "=dob"])),
                 scalar,
-                scalar_first: is_scalar_semantic(sem),
+                scalar_first: sem.is_scalar(),
             });
             texts_of.push(texts);
         }
@@ -1368,7 +1344,7 @@ fn too_long_value(sem: Semantic, input_type: &str, valid: &str, len: usize) -> S
             .collect();
         return format!("https://example.com/{path}");
     }
-    if is_scalar_semantic(sem)
+    if sem.is_scalar()
         || matches!(
             sem,
             S::Phone | S::PostalCode | S::CardNumber | S::Cvv | S::OneTimeCode

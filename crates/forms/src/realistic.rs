@@ -342,23 +342,11 @@ impl Persona {
             S::Message => shuffled(MESSAGES, rng),
             S::Color => owned(&["#3366cc", "blue"]),
             S::Text | S::Choice | S::Toggle | S::Consent => shuffled(TEXTS, rng),
-            S::Date
-            | S::BirthDate
-            | S::Time
-            | S::DateTime
-            | S::Month
-            | S::Week
-            | S::Quantity
-            | S::Price
-            | S::Percentage
-            | S::Hours
-            | S::Age
-            | S::Year
-            | S::Integer
-            | S::Decimal
-            | S::CardExpiry
-            | S::CardExpiryMonth
-            | S::CardExpiryYear => Vec::new(),
+            // Numbers and dates are computed on their scale, not picked from lists.
+            _ => {
+                debug_assert!(sem.is_scalar());
+                Vec::new()
+            }
         }
     }
 

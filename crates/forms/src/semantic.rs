@@ -109,6 +109,34 @@ pub struct UnknownSemantic {
     pub name: String,
 }
 
+impl Semantic {
+    /// Kinds whose values are numbers or dates on a scale (computed within min, max and
+    /// step), not picked from lists of realistic words.
+    pub fn is_scalar(self) -> bool {
+        use Semantic as S;
+        matches!(
+            self,
+            S::Date
+                | S::BirthDate
+                | S::Time
+                | S::DateTime
+                | S::Month
+                | S::Week
+                | S::Quantity
+                | S::Price
+                | S::Percentage
+                | S::Hours
+                | S::Age
+                | S::Year
+                | S::Integer
+                | S::Decimal
+                | S::CardExpiry
+                | S::CardExpiryMonth
+                | S::CardExpiryYear
+        )
+    }
+}
+
 impl FromStr for Semantic {
     type Err = UnknownSemantic;
 
