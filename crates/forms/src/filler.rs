@@ -4,6 +4,8 @@
 //! 500s). [`FormFiller`] is the interface; [`HeuristicFiller`] its first implementation,
 //! reading meaning from labels; a constraint engine is to follow behind the same trait.
 
+use std::collections::HashMap;
+
 use curio_page::{ElementKey, Field, Form, FormId};
 use rand::{Rng, RngCore};
 use serde::{Deserialize, Serialize};
@@ -113,7 +115,8 @@ pub trait FormFiller {
     /// Values for every fillable field of `form` (readonly fields and hidden, submit,
     /// button, reset, image and file inputs are skipped; selects get a real, non-placeholder
     /// option; radio groups one radio; checkboxes: required and consent ones checked,
-    /// others random), for the `variant`.
+    /// others random), for the `variant`. Choices a filler has seen used ([`Self::used`])
+    /// rotate: the least-used option comes next.
     ///
     /// Valid: every field passes HTML constraints (type, required, min/max/step,
     /// minlength/maxlength, easy patterns) and looks real for its meaning, and related
@@ -131,6 +134,18 @@ pub trait FormFiller {
     /// A single valid value for one field on its own, for plain Fill actions: the text to
     /// type, the option value to choose, or `true`/`false` for a checkbox.
     fn value_for(&mut self, field: &Field, rng: &mut dyn RngCore) -> String;
+
+    /// `value` was entered into `field` (a single action, or part of a submitted fill).
+    fn used(&mut self, _field: &Field, _value: &FieldValue) {}
+
+    /// `fill` was entered into `form` and submitted: every value counts as used.
+    fn submitted(&mut self, _form: &Form, _fill: &FormFill) {}
+
+    /// Whether a choice (an option, a checkbox state) was never used in `field`; false
+    /// for typed text and for fillers that do not count.
+    fn fresh(&self, _field: &Field, _value: &FieldValue) -> bool {
+        false
+    }
 }
 
 /// Reads each field's meaning from its labels and markup ([`crate::classify`]) and fills it
@@ -142,6 +157,10 @@ pub struct HeuristicFiller {
     dictionary: Dictionary,
     /// Day number of "today" (days since 1970-01-01), injected so runs are reproducible.
     today: i64,
+    /// How often each (field, value) was used, so that choices rotate.
+    uses: HashMap<(String, String), u32>,
+    /// How often each form (by key) was submitted with a valid fill.
+    submissions: HashMap<String, u32>,
 }
 
 impl HeuristicFiller {
@@ -156,7 +175,16 @@ impl HeuristicFiller {
         Self {
             dictionary,
             today: days_from_civil(y, m, d),
+            uses: HashMap::new(),
+            submissions: HashMap::new(),
         }
+    }
+
+    fn uses_of(&self, field: &Field, value: &str) -> u32 {
+        self.uses
+            .get(&(field_identity(field), value.to_string()))
+            .copied()
+            .unwrap_or(0)
     }
 
     pub fn dictionary(&self) -> &Dictionary {
@@ -240,6 +268,48 @@ impl FormFiller for HeuristicFiller {
             .map(|g| g.value.as_string())
             .unwrap_or_default()
     }
+
+    fn used(&mut self, field: &Field, value: &FieldValue) {
+        if let Some(value) = choice_value(value) {
+            *self.uses.entry((field_identity(field), value)).or_insert(0) += 1;
+        }
+    }
+
+    fn fresh(&self, field: &Field, value: &FieldValue) -> bool {
+        choice_value(value).is_some_and(|v| self.uses_of(field, &v) == 0)
+    }
+
+    fn submitted(&mut self, form: &Form, fill: &FormFill) {
+        for f in &fill.values {
+            if let Some(field) = form.fields.get(f.field) {
+                self.used(field, &f.value);
+            }
+        }
+        if fill.broken.is_none() {
+            *self.submissions.entry(form.key.0.clone()).or_insert(0) += 1;
+        }
+    }
+}
+
+/// The value a choice is counted under; typed text is generated afresh each time, so
+/// there is nothing to rotate.
+fn choice_value(value: &FieldValue) -> Option<String> {
+    match value {
+        FieldValue::Select(v) => Some(v.clone()),
+        FieldValue::Check(on) => Some(on.to_string()),
+        FieldValue::Text(_) => None,
+    }
+}
+
+/// A field's identity across visits of its page, for counting the values used in it.
+fn field_identity(field: &Field) -> String {
+    format!(
+        "{}|{}|{}|{}",
+        field.input_type,
+        field.name.as_deref().unwrap_or(""),
+        field.id.as_deref().unwrap_or(""),
+        field.target.locator
+    )
 }
 
 /// How a field is operated.
@@ -599,6 +669,10 @@ impl Filling<'_> {
                 return Generated::text(v, ordinal);
             }
         }
+        // A guessed code is a wrong code; people without one leave the field empty.
+        if slot.sem == Semantic::Coupon && !field.required {
+            return Generated::text(String::new(), None);
+        }
         if slot.scalar_first
             && let Some(generated) = self.scalar_value(pos, rng)
         {
@@ -903,15 +977,26 @@ impl Filling<'_> {
                 pool = from;
             }
         }
-        // People often leave a preselected choice as it is (the default subject of a
-        // contact form, the current status of a task): keep it half the time.
+        // Choices rotate: the least-used options come first, so that every status,
+        // plan or assignee gets its turn. Among those, people often leave a preselected
+        // choice as it is (the default subject of a contact form, the current status of
+        // a task), so it goes first.
+        let uses: Vec<u32> = pool
+            .iter()
+            .map(|&i| self.filler.uses_of(field, &field.options[i].value))
+            .collect();
+        let fewest = uses.iter().copied().min()?;
+        let pool: Vec<usize> = pool
+            .iter()
+            .zip(&uses)
+            .filter(|&(_, &n)| n == fewest)
+            .map(|(&i, _)| i)
+            .collect();
         let preselected = pool
             .iter()
             .copied()
             .find(|&i| field.options[i].selected && !field.options[i].value.is_empty());
-        if let Some(i) = preselected
-            && rng.next_u32().is_multiple_of(2)
-        {
+        if let Some(i) = preselected {
             return Some(self.choice(field, i, false));
         }
         let &i = pick(&pool, rng)?;
@@ -935,10 +1020,25 @@ impl Filling<'_> {
             .dictionary
             .for_field(field)
             .and_then(|values| values.iter().find_map(|v| parse_bool(v)));
+        // Optional checkboxes go through the set's edges first: as they are, then all
+        // cleared, then all ticked (an empty set of channels or tags is a classic gap),
+        // then at random.
+        let round = self
+            .filler
+            .submissions
+            .get(&self.form.key.0)
+            .copied()
+            .unwrap_or(0);
         let (on, pinned) = match from_dictionary {
             Some(on) => (on, true),
             None if field.required || slot.sem == Semantic::Consent => (true, false),
-            None => (rng.random_bool(0.5), false),
+            None if self.form.key.0.is_empty() => (rng.random_bool(0.5), false),
+            None => match round {
+                0 => (field.checked, false),
+                1 => (false, false),
+                2 => (true, false),
+                _ => (rng.random_bool(0.5), false),
+            },
         };
         Generated {
             value: FieldValue::Check(on),

@@ -315,6 +315,7 @@ impl Persona {
                 "Passw0rd".into(),
             ],
             S::OneTimeCode => owned(&["123456", "1234"]),
+            S::Coupon => owned(&["SAVE10", "WELCOME"]),
             S::City => vec![a.city.to_string(), "Springfield".into()],
             S::Region => vec![a.region.to_string(), a.region_code.to_string()],
             S::Country => {

@@ -56,6 +56,9 @@ semantics! {
     /// "Confirm password": must repeat the password field.
     PasswordConfirm => "password_confirm",
     OneTimeCode => "one_time_code",
+    /// A promo, coupon, voucher, discount, gift card or referral code: only the app
+    /// knows valid ones, so an optional one stays empty unless a dictionary gives one.
+    Coupon => "coupon",
     City => "city",
     /// State, province, region, county.
     Region => "region",
@@ -242,6 +245,19 @@ const RULES: &[(Semantic, &[&str])] = &[
             "=exp",
             "!mm yy",
             "!mm yyyy",
+        ],
+    ),
+    (
+        Semantic::Coupon,
+        &[
+            "promo",
+            "promotion code",
+            "coupon",
+            "voucher",
+            "discount code",
+            "gift card",
+            "gift code",
+            "referral code",
         ],
     ),
     (

@@ -1063,21 +1063,108 @@ fn no_panics_on_hostile_markup() {
 }
 
 #[test]
-fn a_preselected_choice_is_often_left_as_it_is() {
+fn choices_rotate_from_the_preselected_one_through_every_option() {
     let mut subject = input("select-one").label("Subject").options(&[
         ("order", "Order problem"),
         ("product", "Product question"),
         ("other", "Something else"),
     ]);
-    subject.options[0].selected = true;
+    subject.options[1].selected = true;
     let f = form(vec![subject]);
     let mut filler = filler();
-    let kept = (0..200)
-        .filter(|&seed| {
-            let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
-            fill.value_of(0) == Some(&FieldValue::Select("order".into()))
-        })
-        .count();
-    // Half the time kept, plus a third of the other half picked at random.
-    assert!((100..=170).contains(&kept), "kept {kept} of 200");
+    let mut chosen = Vec::new();
+    for seed in 0..6 {
+        let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
+        // Fills that are not submitted do not count.
+        let _ = self::fill(&mut filler, &f, Variant::Valid, seed + 100);
+        filler.submitted(&f, &fill);
+        chosen.push(fill.value_of(0).expect("a value").as_string());
+    }
+    assert_eq!(chosen[0], "product", "the preselected option first");
+    let mut first_round = chosen[..3].to_vec();
+    first_round.sort();
+    assert_eq!(first_round, ["order", "other", "product"], "{chosen:?}");
+    let mut second_round = chosen[3..].to_vec();
+    second_round.sort();
+    assert_eq!(second_round, ["order", "other", "product"], "{chosen:?}");
+}
+
+#[test]
+fn single_choices_rotate_too() {
+    let zone = input("select-one").label("Display timezone").options(&[
+        ("UTC", "UTC"),
+        ("Europe/Berlin", "Berlin"),
+        ("Asia/Kathmandu", "Kathmandu"),
+        ("Australia/Sydney", "Sydney"),
+    ]);
+    let mut filler = filler();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..4 {
+        let value = filler.value_for(&zone, &mut rng);
+        filler.used(&zone, &FieldValue::Select(value.clone()));
+        seen.insert(value);
+    }
+    assert_eq!(seen.len(), 4, "{seen:?}");
+}
+
+#[test]
+fn optional_checkboxes_go_as_they_are_then_all_cleared_then_all_ticked() {
+    let f = form(vec![
+        input("checkbox").label("Email").name("channel").checked(),
+        input("checkbox").label("Slack").name("channel"),
+        input("checkbox").label("Push").name("channel").checked(),
+        input("checkbox").label("I accept the terms").name("terms").required(),
+    ]);
+    let mut filler = filler();
+    let mut rounds = Vec::new();
+    for seed in 0..3 {
+        let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&f, &fill);
+        let on: Vec<bool> = (0..4)
+            .map(|i| fill.value_of(i) == Some(&FieldValue::Check(true)))
+            .collect();
+        rounds.push(on);
+    }
+    assert_eq!(
+        rounds,
+        [
+            vec![true, false, true, true],
+            vec![false, false, false, true],
+            vec![true, true, true, true],
+        ]
+    );
+}
+
+#[test]
+fn a_choice_is_fresh_until_used() {
+    let role = input("select-one")
+        .label("Role")
+        .options(&[("member", "Member"), ("admin", "Admin")]);
+    let title = input("text").label("Title");
+    let mut filler = filler();
+    let admin = FieldValue::Select("admin".into());
+    assert!(filler.fresh(&role, &admin));
+    assert!(!filler.fresh(&title, &FieldValue::Text("x".into())), "text never rotates");
+    filler.used(&role, &admin);
+    assert!(!filler.fresh(&role, &admin));
+    assert!(filler.fresh(&role, &FieldValue::Select("member".into())));
+}
+
+#[test]
+fn an_optional_promo_code_is_left_empty_and_a_required_one_is_filled() {
+    assert_eq!(
+        classify(&input("text").label("Promo code (optional)")),
+        Semantic::Coupon
+    );
+    let f = form(vec![
+        input("text").label("Promo code (optional)").name("promo"),
+        input("text").label("Voucher").name("voucher").required(),
+    ]);
+    let mut filler = filler();
+    for seed in 0..20 {
+        let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
+        assert_eq!(text_of(&fill, 0), "");
+        assert!(!text_of(&fill, 1).is_empty());
+    }
 }

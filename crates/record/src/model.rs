@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Version of the `record.json` layout; bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Row id of a run in the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -38,6 +38,10 @@ pub struct Step {
     pub selector: String,
     /// The value typed or chosen, or the URL for `Goto`.
     pub value: Option<String>,
+    /// For a click on a link: the URL it pointed to, so that a replay finds the link
+    /// again after its text or position changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

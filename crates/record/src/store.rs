@@ -29,7 +29,7 @@ use crate::model::{
 
 /// Layout of the SQLite file, kept in `PRAGMA user_version`; bump on any incompatible
 /// change. Independent of [`SCHEMA_VERSION`], which versions `record.json`.
-const STORE_VERSION: i64 = 2;
+const STORE_VERSION: i64 = 3;
 
 /// How long a statement waits for another connection's lock (a reader's checkpoint, a
 /// second writer) before failing with `SQLITE_BUSY`.
@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS steps (
     locator TEXT NOT NULL,
     selector TEXT NOT NULL,
     value TEXT,
+    href TEXT,
     page_url TEXT NOT NULL,
     result_url TEXT NOT NULL,
     duration_ms INTEGER NOT NULL,
@@ -261,9 +262,9 @@ impl Store {
         self.conn
             .execute(
                 "INSERT INTO steps (run_id, step_index, episode, kind, locator, selector, value,
-                                    page_url, result_url, duration_ms, js_click_fallback,
-                                    settle_timed_out)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                                    href, page_url, result_url, duration_ms,
+                                    js_click_fallback, settle_timed_out)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 params![
                     run.0,
                     step.index,
@@ -272,6 +273,7 @@ impl Store {
                     step.step.locator,
                     step.step.selector,
                     step.step.value,
+                    step.step.href,
                     step.page_url,
                     step.result_url,
                     step.duration_ms,
@@ -518,7 +520,7 @@ impl Store {
         let steps = select_all(
             &tx,
             "SELECT step_index, episode, kind, locator, selector, value, page_url, result_url,
-                    duration_ms, js_click_fallback, settle_timed_out
+                    duration_ms, js_click_fallback, settle_timed_out, href
              FROM steps WHERE run_id = ?1 ORDER BY step_index",
             run,
             step_from_row,
@@ -678,6 +680,7 @@ fn step_from_row(row: &Row<'_>) -> rusqlite::Result<StepRecord> {
             locator: row.get(3)?,
             selector: row.get(4)?,
             value: row.get(5)?,
+            href: row.get(11)?,
         },
         page_url: row.get(6)?,
         result_url: row.get(7)?,

@@ -36,6 +36,7 @@ fn goto(url: &str) -> Step {
         locator: String::new(),
         selector: String::new(),
         value: Some(url.to_owned()),
+        href: None,
     }
 }
 
@@ -45,6 +46,7 @@ fn click(name: &str) -> Step {
         locator: format!("button \"{name}\""),
         selector: format!("#{name}"),
         value: None,
+        href: None,
     }
 }
 
@@ -73,6 +75,7 @@ fn steps() -> Vec<StepRecord> {
                 locator: "textbox \"Name\"".to_owned(),
                 selector: "form > input:nth-child(2)".to_owned(),
                 value: Some("Zoë 'quoted' \"name\"".to_owned()),
+                href: None,
             },
         ),
         step_record(3, 1, goto("http://127.0.0.1:8080/other")),
@@ -84,6 +87,7 @@ fn steps() -> Vec<StepRecord> {
                 locator: "combobox \"Size\"".to_owned(),
                 selector: "#size".to_owned(),
                 value: Some("large".to_owned()),
+                href: None,
             },
         ),
         step_record(
@@ -94,6 +98,7 @@ fn steps() -> Vec<StepRecord> {
                 locator: "checkbox \"Agree\"".to_owned(),
                 selector: "#agree".to_owned(),
                 value: None,
+                href: None,
             },
         ),
     ]
@@ -456,7 +461,7 @@ fn store_with_an_unknown_schema_version_is_refused() {
                 err,
                 StoreError::SchemaVersion {
                     found: 99,
-                    expected: 2,
+                    expected: 3,
                     ..
                 }
             ),

@@ -82,10 +82,13 @@ pub struct Features {
     pub semantic_values: bool,
     /// When stuck, plan to the closest state that still has untried actions.
     pub plan_to_untried: bool,
+    /// A choice never made yet (a select's option, a form macro's combination of
+    /// options and checkbox states) makes its action new, so curiosity tries them all.
+    pub fresh_choices: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -93,6 +96,7 @@ impl Features {
         "action-guard",
         "semantic-values",
         "plan-to-untried",
+        "fresh-choices",
     ];
 
     pub fn all() -> Features {
@@ -104,6 +108,7 @@ impl Features {
             action_guard: true,
             semantic_values: true,
             plan_to_untried: true,
+            fresh_choices: true,
         }
     }
 
@@ -116,6 +121,7 @@ impl Features {
             action_guard: false,
             semantic_values: false,
             plan_to_untried: false,
+            fresh_choices: false,
         }
     }
 
@@ -129,6 +135,7 @@ impl Features {
             "action-guard" => &mut self.action_guard,
             "semantic-values" => &mut self.semantic_values,
             "plan-to-untried" => &mut self.plan_to_untried,
+            "fresh-choices" => &mut self.fresh_choices,
             _ => return false,
         };
         *slot = on;

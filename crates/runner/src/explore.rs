@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::config::{RunConfig, StrategyKind};
 use crate::findings::{is_finding, signature};
 use crate::replay::replay_trace;
-use crate::strategy::{Candidate, candidates, plan_move, random_index};
+use crate::strategy::{Candidate, candidates, note_used, plan_move, random_index};
 
 /// Consecutive browser failures (not app failures) after which a run gives up.
 const MAX_CONSECUTIVE_FAILURES: u32 = 8;
@@ -358,6 +358,7 @@ impl Explorer {
         if move_steps.is_empty() {
             return Ok(()); // nothing happened; look again
         }
+        note_used(&current.page, candidate, &move_steps, &mut self.filler);
         self.moves += 1;
         self.episode_moves += 1;
         if self.episode_moves >= self.config.episode_steps || crashed || leave {
@@ -501,6 +502,7 @@ impl Explorer {
             locator: String::new(),
             selector: String::new(),
             value: Some(url.clone()),
+            href: None,
         };
         let steps = [step.clone()];
         let ctx = StepContext {

@@ -103,24 +103,39 @@ fn user_action(page: &Page, step: &Step) -> Option<UserAction> {
         StepKind::Check => a.kind == ActionKind::Check,
         StepKind::Goto => false,
     };
-    // Lists grow and reorder while an app is used, so positional selectors drift: the
-    // element with both the same selector and the same locator is surely it; else the
-    // only element with that locator; else the selector; else the first with the locator.
+    // Lists grow and reorder while an app is used, so positional selectors drift, and
+    // records get renamed, so texts drift: the element with both the same selector and
+    // the same locator is surely it; else the only element with that locator; else a
+    // link to the same URL; else the selector, unless it now holds a link elsewhere;
+    // else the first with the locator.
     let candidates: Vec<&Action> = page.actions.iter().filter(kind_matches).collect();
     let same_locator: Vec<&Action> = candidates
         .iter()
         .copied()
         .filter(|a| a.target.locator == step.locator)
         .collect();
+    let by_href = step.href.as_ref().and_then(|href| {
+        let same: Vec<&Action> = candidates
+            .iter()
+            .copied()
+            .filter(|a| a.href.as_ref() == Some(href))
+            .collect();
+        same.iter()
+            .copied()
+            .find(|a| a.target.locator == step.locator)
+            .or_else(|| same.first().copied())
+    });
     let by_selector = candidates
         .iter()
         .copied()
-        .find(|a| a.target.selector == step.selector);
+        .find(|a| a.target.selector == step.selector)
+        .filter(|a| step.href.is_none() || a.href == step.href);
     let action = same_locator
         .iter()
         .copied()
         .find(|a| a.target.selector == step.selector)
         .or_else(|| (same_locator.len() == 1).then(|| same_locator[0]))
+        .or(by_href)
         .or(by_selector)
         .or_else(|| same_locator.first().copied())?;
     let target = action.target.clone();
@@ -253,6 +268,7 @@ mod tests {
             locator: locator.into(),
             selector: selector.into(),
             value: None,
+            href: None,
         }
     }
 
@@ -290,5 +306,30 @@ mod tests {
             1
         );
         assert!(user_action(&twice, &click("link \"Gone\"", "#nowhere")).is_none());
+    }
+
+    #[test]
+    fn a_renamed_link_is_found_by_where_it_points() {
+        let to = |mut a: Action, href: &str| {
+            a.href = Some(format!("http://127.0.0.1:8080{href}"));
+            a
+        };
+        // An activity feed: recorded when "set Website to Archived" came first; the
+        // record was renamed and a newer entry now holds the first position.
+        let now = page(vec![
+            to(link("changed the plan", "li:nth-child(1) > a", 1), "/billing"),
+            to(link("set Web shop to Archived", "li:nth-child(2) > a", 2), "/projects/2"),
+        ]);
+        let step = Step {
+            href: Some("http://127.0.0.1:8080/projects/2".into()),
+            ..click("link \"set Website to Archived\"", "li:nth-child(1) > a")
+        };
+        assert_eq!(id(user_action(&now, &step)), 2);
+        // The link is gone: the selector must not click another link in its place.
+        let gone = page(vec![to(
+            link("changed the plan", "li:nth-child(1) > a", 1),
+            "/billing",
+        )]);
+        assert!(user_action(&gone, &step).is_none());
     }
 }

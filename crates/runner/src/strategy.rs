@@ -24,6 +24,8 @@ pub(crate) struct Candidate {
 pub(crate) enum Move {
     /// `page.actions[i]`.
     Single(usize),
+    /// Choose option `value` in the select `page.actions[action]`.
+    Choose { action: usize, value: String },
     /// Fill `page.forms[form]` with `fill`, then submit it.
     Form { form: usize, fill: FormFill },
 }
@@ -51,16 +53,21 @@ pub(crate) fn candidates(
         Vec::new()
     };
     let allowed = |a: &Action| !features.action_guard || !guard.denies(a, &denied);
-    let mut out: Vec<Candidate> = page
-        .actions
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| allowed(a))
-        .map(|(i, a)| Candidate {
-            key: a.key.0.clone(),
-            kind: Move::Single(i),
-        })
-        .collect();
+    let mut out: Vec<Candidate> = Vec::new();
+    for (i, a) in page.actions.iter().enumerate().filter(|(_, a)| allowed(a)) {
+        let mut key = a.key.0.clone();
+        let mut kind = Move::Single(i);
+        if let (ActionKind::Select, Some(field), true) = (a.kind, &a.field, features.semantic_values)
+        {
+            let value = filler.value_for(field, rng);
+            let choice = FieldValue::Select(value.clone());
+            if features.fresh_choices && rotates(field) && filler.fresh(field, &choice) {
+                key = format!("{key}={value}");
+            }
+            kind = Move::Choose { action: i, value };
+        }
+        out.push(Candidate { key, kind });
+    }
     if !features.form_macro {
         return out;
     }
@@ -84,14 +91,51 @@ pub(crate) fn candidates(
         };
         for &variant in variants {
             if let Some(fill) = filler.fill(form, variant, rng) {
+                let mut key = format!("form:{}#{}", form.key.0, variant.as_str());
+                if variant == Variant::Valid
+                    && features.fresh_choices
+                    && let Some(choices) = fresh_choices(form, &fill, filler)
+                {
+                    key = format!("{key}|{choices}");
+                }
                 out.push(Candidate {
-                    key: format!("form:{}#{}", form.key.0, variant.as_str()),
+                    key,
                     kind: Move::Form { form: i, fill },
                 });
             }
         }
     }
     out
+}
+
+/// Choice fields with at most this many options rotate through them as new actions;
+/// longer lists (countries, airports) would drown everything else in new keys.
+const MAX_ROTATED_OPTIONS: usize = 16;
+
+fn rotates(field: &Field) -> bool {
+    field.options.len() <= MAX_ROTATED_OPTIONS
+}
+
+/// When `fill` makes a choice never made before in `form` (an option, a checkbox
+/// state), the fill's choices, which make the macro a new action: curiosity then seeks
+/// every status, plan and assignee out, not just the first one drawn.
+fn fresh_choices(form: &Form, fill: &FormFill, filler: &dyn FormFiller) -> Option<String> {
+    let choices: Vec<(&Field, &FieldValue)> = fill
+        .values
+        .iter()
+        .filter_map(|f| form.fields.get(f.field).map(|field| (field, &f.value)))
+        .filter(|(field, value)| !matches!(value, FieldValue::Text(_)) && rotates(field))
+        .collect();
+    choices
+        .iter()
+        .any(|(field, value)| filler.fresh(field, value))
+        .then(|| {
+            choices
+                .iter()
+                .map(|(_, value)| value.as_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
 }
 
 /// The `random` baseline: one candidate uniformly at random.
@@ -103,6 +147,41 @@ pub(crate) fn random_index<R: Rng + ?Sized>(
         None
     } else {
         Some(rng.random_range(0..candidates.len()))
+    }
+}
+
+/// Tells `filler` which values a performed move entered, so that its choices rotate.
+pub(crate) fn note_used(
+    page: &Page,
+    candidate: &Candidate,
+    steps: &[Step],
+    filler: &mut dyn FormFiller,
+) {
+    match &candidate.kind {
+        Move::Form { form, fill } => {
+            if let Some(form) = page.forms.get(*form) {
+                filler.submitted(form, fill);
+            }
+        }
+        Move::Choose { action, value } => {
+            if let Some(field) = page.actions.get(*action).and_then(|a| a.field.as_ref()) {
+                filler.used(field, &FieldValue::Select(value.clone()));
+            }
+        }
+        Move::Single(i) => {
+            let Some(action) = page.actions.get(*i) else {
+                return;
+            };
+            let Some(field) = &action.field else { return };
+            let value = match (&action.kind, steps.first()) {
+                (ActionKind::Select, Some(Step { value: Some(v), .. })) => {
+                    FieldValue::Select(v.clone())
+                }
+                (ActionKind::Check, Some(_)) => FieldValue::Check(!field.checked),
+                _ => return,
+            };
+            filler.used(field, &value);
+        }
     }
 }
 
@@ -124,6 +203,9 @@ pub(crate) fn plan_move(
                 _ => None,
             };
             vec![single(action, value, rng)]
+        }
+        Move::Choose { action, value } => {
+            vec![single(&page.actions[*action], Some(value.clone()), rng)]
         }
         Move::Form { form, fill, .. } => {
             let form = &page.forms[*form];
@@ -147,6 +229,7 @@ fn step(kind: StepKind, target: &curio_page::Target, value: Option<String>) -> S
         locator: target.locator.clone(),
         selector: target.selector.clone(),
         value,
+        href: None,
     }
 }
 
@@ -154,7 +237,10 @@ fn single(action: &Action, fill_value: Option<String>, rng: &mut dyn RngCore) ->
     let target = action.target.clone();
     match action.kind {
         ActionKind::Click => Planned {
-            step: step(StepKind::Click, &target, None),
+            step: Step {
+                href: action.href.clone(),
+                ..step(StepKind::Click, &target, None)
+            },
             action: UserAction::Click(target),
         },
         ActionKind::Check => Planned {
@@ -173,7 +259,7 @@ fn single(action: &Action, fill_value: Option<String>, rng: &mut dyn RngCore) ->
             }
         }
         ActionKind::Select => {
-            let value = random_option(action.field.as_ref(), rng);
+            let value = fill_value.unwrap_or_else(|| random_option(action.field.as_ref(), rng));
             Planned {
                 step: step(StepKind::Select, &target, Some(value.clone())),
                 action: UserAction::Select(target, value),
