@@ -1114,7 +1114,10 @@ fn optional_checkboxes_go_as_they_are_then_all_cleared_then_all_ticked() {
         input("checkbox").label("Email").name("channel").checked(),
         input("checkbox").label("Slack").name("channel"),
         input("checkbox").label("Push").name("channel").checked(),
-        input("checkbox").label("I accept the terms").name("terms").required(),
+        input("checkbox")
+            .label("I accept the terms")
+            .name("terms")
+            .required(),
     ]);
     let mut filler = filler();
     let mut rounds = Vec::new();
@@ -1145,7 +1148,10 @@ fn a_choice_is_fresh_until_used() {
     let mut filler = filler();
     let admin = FieldValue::Select("admin".into());
     assert!(filler.fresh(&role, &admin));
-    assert!(!filler.fresh(&title, &FieldValue::Text("x".into())), "text never rotates");
+    assert!(
+        !filler.fresh(&title, &FieldValue::Text("x".into())),
+        "text never rotates"
+    );
     filler.used(&role, &admin);
     assert!(!filler.fresh(&role, &admin));
     assert!(filler.fresh(&role, &FieldValue::Select("member".into())));

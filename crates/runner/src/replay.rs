@@ -317,8 +317,14 @@ mod tests {
         // An activity feed: recorded when "set Website to Archived" came first; the
         // record was renamed and a newer entry now holds the first position.
         let now = page(vec![
-            to(link("changed the plan", "li:nth-child(1) > a", 1), "/billing"),
-            to(link("set Web shop to Archived", "li:nth-child(2) > a", 2), "/projects/2"),
+            to(
+                link("changed the plan", "li:nth-child(1) > a", 1),
+                "/billing",
+            ),
+            to(
+                link("set Web shop to Archived", "li:nth-child(2) > a", 2),
+                "/projects/2",
+            ),
         ]);
         let step = Step {
             href: Some("http://127.0.0.1:8080/projects/2".into()),

@@ -57,7 +57,8 @@ pub(crate) fn candidates(
     for (i, a) in page.actions.iter().enumerate().filter(|(_, a)| allowed(a)) {
         let mut key = a.key.0.clone();
         let mut kind = Move::Single(i);
-        if let (ActionKind::Select, Some(field), true) = (a.kind, &a.field, features.semantic_values)
+        if let (ActionKind::Select, Some(field), true) =
+            (a.kind, &a.field, features.semantic_values)
         {
             let value = filler.value_for(field, rng);
             let choice = FieldValue::Select(value.clone());
