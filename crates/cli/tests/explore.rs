@@ -100,6 +100,68 @@ async fn curious_passes_a_form_that_needs_realistic_values_and_the_finding_repla
     testbed.shutdown().await;
 }
 
+fn finding<'a>(r: &'a RunRecord, message: &str) -> &'a curio_record::Finding {
+    r.findings
+        .iter()
+        .find(|f| f.message.contains(message))
+        .unwrap_or_else(|| panic!("no finding {message:?}: {:?}", r.findings))
+}
+
+/// The link to the failing report is renamed and points elsewhere at every visit, so
+/// the steps that found the failure no longer lead to it; going straight to the report
+/// page does, and is the trace the finding keeps.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finding_behind_a_drifting_link_keeps_a_trace_straight_to_its_page() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let url = testbed.url("/t/renamed");
+    let (code, stdout, err) = run(&["explore", &url, "--out", dir, "--max-actions", "6"]).await;
+    assert_eq!(code, 1, "{stdout}\n{err}");
+    let record = record_in(&out);
+    let crash = finding(&record, "renamed report crashed");
+    assert_eq!(crash.reproduced, Some(true), "{:?}", crash.trace);
+    assert_eq!(crash.trace.len(), 2, "{:?}", crash.trace);
+    let goto = crash.trace[0].value.as_deref().unwrap_or_default();
+    assert!(goto.contains("/t/renamed/"), "{goto}");
+    let (code, stdout, err) = run(&["replay", dir]).await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    testbed.shutdown().await;
+}
+
+/// Only the newest report fails, and every visit to the list makes a newer one: the
+/// report page the run went straight to stops failing once the run goes on. The check
+/// at the end of the run finds that and keeps a trace through the list instead, so the
+/// finding replays in the app as the run left it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn findings_are_checked_again_at_the_end_of_the_run() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let url = testbed.url("/t/latest");
+    let (code, stdout, err) = run(&[
+        "explore",
+        &url,
+        "--out",
+        dir,
+        "--max-actions",
+        "8",
+        "--episode-steps",
+        "2",
+    ])
+    .await;
+    assert_eq!(code, 1, "{stdout}\n{err}");
+    let record = record_in(&out);
+    assert!(record.meta.start_url.ends_with("/t/latest"));
+    let crash = finding(&record, "latest report crashed");
+    assert_eq!(crash.reproduced, Some(true), "{:?}", crash.trace);
+    assert_eq!(crash.trace[0].value.as_deref(), Some(url.as_str()));
+    let (code, stdout, err) = run(&["replay", dir]).await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(stdout.contains(": reproduced"), "{stdout}");
+    testbed.shutdown().await;
+}
+
 /// "Log out" and "Delete everything" are never taken with the guard on; without it the
 /// same budget takes them (each logs a console error when it is).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -146,13 +146,21 @@ pub async fn explore(
         need_reset: true,
         trace: Vec::new(),
         findings: HashMap::new(),
+        alternates: HashMap::new(),
         page_kinds: BTreeSet::new(),
         failures: 0,
         browser_time: Duration::ZERO,
         replay_time: Duration::ZERO,
     };
     let started = Instant::now();
-    let result = explorer.run_loop(on_event).await;
+    let mut result = explorer.run_loop(on_event).await;
+    if let Ok(summary) = &mut result
+        && summary.stop_reason != "interrupted"
+        && explorer.config.verify_findings
+    {
+        explorer.reconfirm().await?;
+        summary.stats.replay_ms = explorer.replay_time.as_millis() as u64;
+    }
     let wall = started.elapsed();
     if let Some(tab) = explorer.tab.take() {
         explorer.coverage.merge(tab.coverage());
@@ -195,10 +203,22 @@ struct Current {
     keys: BTreeSet<String>,
 }
 
+/// The traces of a verified finding.
+#[derive(Clone)]
+struct Traces {
+    signature: String,
+    /// The one the finding keeps.
+    kept: Vec<Step>,
+    /// Every one tried, shortest first.
+    tries: Vec<Vec<Step>>,
+}
+
 /// Where a recorded step comes from, so a finding can get its shortest trace.
 struct StepContext<'a> {
     /// The state the move started in; `None` for an episode's `Goto`.
     state: Option<u32>,
+    /// The URL of the page the move started on.
+    page_url: &'a str,
     /// The move's steps up to and including this one.
     move_steps: &'a [Step],
 }
@@ -238,6 +258,8 @@ struct Explorer {
     /// Steps of the current episode, from its `Goto`.
     trace: Vec<Step>,
     findings: HashMap<String, FindingId>,
+    /// Every verified finding's traces, for the check at the end of the run.
+    alternates: HashMap<FindingId, Traces>,
     page_kinds: BTreeSet<String>,
     failures: u32,
     browser_time: Duration,
@@ -347,6 +369,7 @@ impl Explorer {
             leave = !self.tab().scope().contains(&outcome.url_after);
             let ctx = StepContext {
                 state: Some(current.state),
+                page_url: &current.page.url,
                 move_steps: &move_steps,
             };
             self.record(p.step, current.page.url.clone(), &outcome, ctx, on_event)
@@ -497,19 +520,15 @@ impl Explorer {
         } else {
             self.need_reset = false;
         }
-        let step = Step {
-            kind: StepKind::Goto,
-            locator: String::new(),
-            selector: String::new(),
-            value: Some(url.clone()),
-            href: None,
-        };
+        let step = goto(&url);
         let steps = [step.clone()];
         let ctx = StepContext {
             state: None,
+            page_url: &url,
             move_steps: &steps,
         };
-        self.record(step, url, &outcome, ctx, on_event).await?;
+        self.record(step, url.clone(), &outcome, ctx, on_event)
+            .await?;
         if self.need_reset {
             return Ok(());
         }
@@ -609,10 +628,11 @@ impl Explorer {
         Ok(())
     }
 
-    /// Replays a new finding in a fresh context: first the shortest known trace (the
-    /// transition graph's shortest path to the state where it happened, then the
-    /// triggering move), then, if that does not reproduce it, the episode's own steps.
-    /// The finding keeps the first trace that reproduced it.
+    /// Replays a new finding in a fresh context and keeps the first trace that
+    /// reproduces it, trying the shortest first: straight to the page where it happened,
+    /// then the triggering move (a bug report as a person would write it); the transition
+    /// graph's shortest path from the start page to that state, then the move; the
+    /// episode's own steps. The others are kept for [`Self::reconfirm`].
     async fn verify(
         &mut self,
         id: FindingId,
@@ -621,6 +641,11 @@ impl Explorer {
     ) -> Result<(), RunError> {
         let started = Instant::now();
         let mut tries: Vec<Vec<Step>> = Vec::new();
+        if ctx.state.is_some() && self.tab().scope().contains(ctx.page_url) {
+            let mut direct = vec![goto(ctx.page_url)];
+            direct.extend(ctx.move_steps.iter().cloned());
+            tries.push(direct);
+        }
         if let (Some(state), Some(start)) = (ctx.state, self.start_state)
             && let Some(path) = self.learner.shortest_path(start, state)
         {
@@ -633,25 +658,69 @@ impl Explorer {
                 }
             }
             short.extend(ctx.move_steps.iter().cloned());
-            if complete && short.len() < self.trace.len() {
+            if complete {
                 tries.push(short);
             }
         }
         tries.push(self.trace.clone());
-        let mut verdict = (self.trace.clone(), Some(false));
+        tries.sort_by_key(Vec::len);
+        tries.dedup();
+        let (trace, reproduced) = self.first_reproducing(&tries, signature).await;
+        self.store
+            .set_finding_trace(self.run, id, &trace, reproduced)?;
+        let traces = Traces {
+            signature: signature.to_string(),
+            kept: trace,
+            tries,
+        };
+        self.alternates.insert(id, traces);
+        self.replay_time += started.elapsed();
+        Ok(())
+    }
+
+    /// The first of `tries` that reproduces `signature`, with `Some(true)`; else the
+    /// longest, with `Some(false)`, or `None` when the browser failed during a check
+    /// (which says nothing about the finding).
+    async fn first_reproducing(
+        &self,
+        tries: &[Vec<Step>],
+        signature: &str,
+    ) -> (Vec<Step>, Option<bool>) {
+        let mut verdict = (tries.last().cloned().unwrap_or_default(), Some(false));
         for trace in tries {
-            match replay_trace(&self.browser, &trace, signature).await {
-                Ok(report) if report.reproduced => {
-                    verdict = (trace, Some(true));
-                    break;
-                }
+            match replay_trace(&self.browser, trace, signature).await {
+                Ok(report) if report.reproduced => return (trace.clone(), Some(true)),
                 Ok(_) => {}
-                // A browser hiccup during a check says nothing about the finding.
                 Err(_) => verdict.1 = None,
             }
         }
-        self.store
-            .set_finding_trace(self.run, id, &verdict.0, verdict.1)?;
+        verdict
+    }
+
+    /// At the end of a run, checks again that every finding's trace reproduces it in the
+    /// app as the run left it (records created, renamed and reordered by the run change
+    /// the pages a trace goes through), and if not, keeps another of its traces that does.
+    async fn reconfirm(&mut self) -> Result<(), RunError> {
+        let started = Instant::now();
+        let mut ids: Vec<FindingId> = self.alternates.keys().copied().collect();
+        ids.sort_by_key(|id| id.0);
+        for id in ids {
+            let Some(Traces {
+                signature,
+                kept,
+                tries,
+            }) = self.alternates.get(&id).cloned()
+            else {
+                continue;
+            };
+            let mut order = vec![kept.clone()];
+            order.extend(tries.into_iter().filter(|t| *t != kept));
+            let (trace, reproduced) = self.first_reproducing(&order, &signature).await;
+            if trace != kept || reproduced != Some(true) {
+                self.store
+                    .set_finding_trace(self.run, id, &trace, reproduced)?;
+            }
+        }
         self.replay_time += started.elapsed();
         Ok(())
     }
@@ -670,6 +739,16 @@ impl Explorer {
         write.map_err(|source| RunError::Output { path, source })?;
         self.store.set_finding_screenshot(self.run, id, &rel)?;
         Ok(())
+    }
+}
+
+fn goto(url: &str) -> Step {
+    Step {
+        kind: StepKind::Goto,
+        locator: String::new(),
+        selector: String::new(),
+        value: Some(url.to_string()),
+        href: None,
     }
 }
 

@@ -5,6 +5,7 @@
 //! tests that use a page know what it does.
 
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use axum::Form;
@@ -57,6 +58,10 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/delayed", get(delayed))
         .route("/t/slow-nav", get(slow_nav))
         .route("/t/slow-page", get(slow_page))
+        .route("/t/renamed", get(renamed))
+        .route("/t/renamed/{n}", get(renamed_report))
+        .route("/t/latest", get(latest))
+        .route("/t/latest/{n}", get(latest_report))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .with_state(stop)
 }
@@ -77,7 +82,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 28] = [
+const PAGES: [&str; 30] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -106,6 +111,8 @@ const PAGES: [&str; 28] = [
     "/t/delayed",
     "/t/slow-nav",
     "/t/slow-page",
+    "/t/renamed",
+    "/t/latest",
 ];
 
 async fn index() -> Html<String> {
@@ -518,6 +525,61 @@ async fn guard_logout() -> Html<String> {
         r#"<p>You are logged out.</p><p><a href="/t/guard">Back</a></p>
 <script>console.error('guard: logged out');</script>"#,
     ))
+}
+
+/// Numbers handed out by `/t/renamed` and `/t/latest`: each visit gets a new one.
+static ISSUED: AtomicU32 = AtomicU32::new(1);
+
+/// A link that is renamed and points elsewhere at every visit (a record list that the
+/// app keeps changing), to a report whose button always throws.
+async fn renamed() -> Html<String> {
+    let n = ISSUED.fetch_add(1, Ordering::SeqCst);
+    page(
+        "Renamed",
+        &format!(r#"<p><a id="report" href="/t/renamed/{n}">Report {n}</a></p>"#),
+    )
+}
+
+async fn renamed_report(Path(n): Path<u32>) -> Html<String> {
+    page(
+        &format!("Report {n}"),
+        r#"<button id="crash" type="button">Crash</button>
+<script>
+document.getElementById('crash').addEventListener('click', function () {
+  throw new Error('renamed report crashed');
+});
+</script>"#,
+    )
+}
+
+/// A link that keeps its name but points to the newest report at every visit; only the
+/// newest report's button throws, older ones say they are outdated.
+async fn latest() -> Html<String> {
+    let n = ISSUED.fetch_add(1, Ordering::SeqCst);
+    page(
+        "Latest",
+        &format!(r#"<p><a id="report" href="/t/latest/{n}">Latest report</a></p>"#),
+    )
+}
+
+async fn latest_report(Path(n): Path<u32>) -> Html<String> {
+    let newest = ISSUED.load(Ordering::SeqCst) - 1;
+    let script = if n == newest {
+        "throw new Error('latest report crashed');"
+    } else {
+        "document.getElementById('crash').textContent = 'Outdated';"
+    };
+    page(
+        &format!("Report {n}"),
+        &format!(
+            r#"<button id="crash" type="button">Crash</button>
+<script>
+document.getElementById('crash').addEventListener('click', function () {{
+  {script}
+}});
+</script>"#
+        ),
+    )
 }
 
 /// Sub-resources on other origins (port 9 of the loopback, where nothing listens) fail;
