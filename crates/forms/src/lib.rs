@@ -11,6 +11,7 @@
 mod constraints;
 mod dictionary;
 mod filler;
+pub mod lang;
 mod pattern;
 mod realistic;
 mod scalar;
