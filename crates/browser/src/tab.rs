@@ -72,6 +72,21 @@ impl Command for CaptureSnapshot {
     type Response = DomSnapshot;
 }
 
+/// Every entry of both web storages of the main frame, as `[area:key, value]` pairs.
+const STORAGE: &str = r#"(() => {
+  const out = [];
+  for (const [area, name] of [['local', 'localStorage'], ['session', 'sessionStorage']]) {
+    try {
+      const s = window[name];
+      for (let i = 0; i < s.length; i++) {
+        const k = s.key(i);
+        out.push([area + ':' + k, String(s.getItem(k))]);
+      }
+    } catch (e) {}
+  }
+  return out;
+})()"#;
+
 pub struct Tab {
     page: Page,
     browser: Arc<chromiumoxide::Browser>,
@@ -397,6 +412,25 @@ impl Tab {
             }),
             Ok(Ok(png)) => Ok(png),
         }
+    }
+
+    /// What the main frame's origin keeps in `localStorage` and `sessionStorage`, as
+    /// (`local:key` or `session:key`, value) pairs sorted by key; empty where storage is
+    /// unavailable (opaque origins, `about:blank`).
+    pub async fn storage(&self) -> Result<Vec<(String, String)>, BrowserError> {
+        let v = self.evaluate(STORAGE).await?;
+        let mut pairs: Vec<(String, String)> = v
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|p| {
+                let key = p.get(0)?.as_str()?;
+                let value = p.get(1)?.as_str()?;
+                Some((key.to_string(), value.to_string()))
+            })
+            .collect();
+        pairs.sort();
+        Ok(pairs)
     }
 
     /// Evaluates a JavaScript expression in the main frame and returns its value.

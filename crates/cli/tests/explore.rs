@@ -162,6 +162,50 @@ async fn findings_are_checked_again_at_the_end_of_the_run() {
     testbed.shutdown().await;
 }
 
+/// A setting kept in the browser makes the same page another state, so the explorer
+/// visits the preview again after switching dark mode on, and the preview fails then.
+/// Its trace goes through the switch: the preview alone, in a fresh browser, is fine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_the_browser_stores_is_part_of_the_state() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/stored");
+    let explore = |features: &'static str| {
+        let url = url.clone();
+        async move {
+            let out = tempfile::tempdir().unwrap();
+            let dir = out.path().to_str().unwrap().to_string();
+            let args = [
+                "explore",
+                &url,
+                "--out",
+                &dir,
+                "--max-actions",
+                "16",
+                "--seed",
+                "1",
+                features,
+                "storage-states",
+            ];
+            let (_, stdout, err) = run(&args).await;
+            (record_in(&out), format!("{stdout}\n{err}"))
+        }
+    };
+    let (with, log) = explore("--enable").await;
+    let states = with.summary.as_ref().expect("finished").states;
+    assert!(states >= 3, "{states} states: {log}");
+    let dark = finding(&with, "no dark palette");
+    assert_eq!(dark.reproduced, Some(true), "{:?}", dark.trace);
+    assert!(
+        dark.trace.iter().any(|s| s.locator.contains("Dark mode")),
+        "{:?}",
+        dark.trace
+    );
+    let (without, log) = explore("--disable").await;
+    let states = without.summary.as_ref().expect("finished").states;
+    assert_eq!(states, 2, "{log}");
+    testbed.shutdown().await;
+}
+
 /// "Log out" and "Delete everything" are never taken with the guard on; without it the
 /// same budget takes them (each logs a console error when it is).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -85,10 +85,14 @@ pub struct Features {
     /// A choice never made yet (a select's option, a form macro's combination of
     /// options and checkbox states) makes its action new, so curiosity tries them all.
     pub fresh_choices: bool,
+    /// What the page keeps in the browser (`localStorage`, `sessionStorage`) is part of
+    /// the state, so the same page under a setting never seen before (a timezone, a
+    /// running timer, a saved filter) is new and worth visiting again.
+    pub storage_states: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -97,6 +101,7 @@ impl Features {
         "semantic-values",
         "plan-to-untried",
         "fresh-choices",
+        "storage-states",
     ];
 
     pub fn all() -> Features {
@@ -109,6 +114,7 @@ impl Features {
             semantic_values: true,
             plan_to_untried: true,
             fresh_choices: true,
+            storage_states: true,
         }
     }
 
@@ -122,6 +128,7 @@ impl Features {
             semantic_values: false,
             plan_to_untried: false,
             fresh_choices: false,
+            storage_states: false,
         }
     }
 
@@ -136,6 +143,7 @@ impl Features {
             "semantic-values" => &mut self.semantic_values,
             "plan-to-untried" => &mut self.plan_to_untried,
             "fresh-choices" => &mut self.fresh_choices,
+            "storage-states" => &mut self.storage_states,
             _ => return false,
         };
         *slot = on;

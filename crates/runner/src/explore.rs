@@ -9,7 +9,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use curio_browser::{Browser, BrowserError, CoverageMap, LaunchError, Outcome, Tab};
 use curio_explorer::{Learner, LearnerConfig};
 use curio_forms::HeuristicFiller;
-use curio_page::{DomSnapshot, Page, StateTable, StateTableConfig, normalize_url};
+use curio_page::{
+    DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
+};
 use curio_record::{
     ExportError, Finding, FindingId, ObservationKind, RunId, RunMeta, RunRecord, RunStats,
     RunSummary, Step, StepKind, StepRecord, Store, StoreError,
@@ -128,6 +130,7 @@ pub async fn explore(
         filler: HeuristicFiller::new(config.dictionary.clone(), today()),
         learner,
         states: StateTable::new(StateTableConfig::default()),
+        storage: StorageAbstraction::default(),
         start_state: None,
         current: None,
         plan: VecDeque::new(),
@@ -238,6 +241,8 @@ struct Explorer {
     /// Chooses for `curious` and `webexplor`; for `random` it only keeps the graph.
     learner: Learner,
     states: StateTable,
+    /// What pages keep in the browser, as part of their state (`storage-states`).
+    storage: StorageAbstraction,
     /// The state of the start page in the first episode: where replays begin.
     start_state: Option<u32>,
     current: Option<Current>,
@@ -455,12 +460,23 @@ impl Explorer {
         let capture = capture?;
         let page = Page::from_snapshot(&capture.snapshot);
         let url = normalize_url(&page.url, &self.config.url_normalization);
+        let mut place = url.clone();
+        if self.config.features.storage_states {
+            let t = Instant::now();
+            // Unreadable storage (a page going away) reads as empty.
+            let stored = self.tab().storage().await.unwrap_or_default();
+            self.browser_time += t.elapsed();
+            let fingerprint = self.storage.fingerprint(&stored);
+            if !fingerprint.is_empty() {
+                place = format!("{url} [{fingerprint}]");
+            }
+        }
         let tags = if self.config.features.element_merging {
             &page.merged_tag_sequence
         } else {
             &page.tag_sequence
         };
-        let found = self.states.lookup(&url, tags);
+        let found = self.states.lookup(&place, tags);
         self.page_kinds.insert(url);
         let keys = page.actions.iter().map(|a| a.key.0.clone()).collect();
         Ok((

@@ -62,6 +62,8 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/renamed/{n}", get(renamed_report))
         .route("/t/latest", get(latest))
         .route("/t/latest/{n}", get(latest_report))
+        .route("/t/stored", get(stored))
+        .route("/t/stored/preview", get(stored_preview))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .with_state(stop)
 }
@@ -82,7 +84,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 30] = [
+const PAGES: [&str; 31] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -113,6 +115,7 @@ const PAGES: [&str; 30] = [
     "/t/slow-page",
     "/t/renamed",
     "/t/latest",
+    "/t/stored",
 ];
 
 async fn index() -> Html<String> {
@@ -579,6 +582,31 @@ document.getElementById('crash').addEventListener('click', function () {{
 }});
 </script>"#
         ),
+    )
+}
+
+/// A setting kept in `localStorage` that changes nothing on the page itself; the preview
+/// throws when it is on.
+async fn stored() -> Html<String> {
+    page(
+        "Stored",
+        r#"<button id="dark" type="button">Dark mode</button>
+<p><a id="preview" href="/t/stored/preview">Preview</a></p>
+<script>
+document.getElementById('dark').addEventListener('click', function () {
+  localStorage.setItem('theme', 'dark');
+});
+</script>"#,
+    )
+}
+
+async fn stored_preview() -> Html<String> {
+    page(
+        "Preview",
+        r#"<p id="result">preview</p>
+<script>
+if (localStorage.getItem('theme') === 'dark') { throw new Error('no dark palette'); }
+</script>"#,
     )
 }
 
