@@ -16,6 +16,7 @@ mod pattern;
 mod realistic;
 mod scalar;
 mod semantic;
+pub mod testing;
 mod words;
 
 #[cfg(test)]
