@@ -36,6 +36,20 @@ pub(crate) enum Command {
         #[command(flatten)]
         browser: BrowserArgs,
     },
+    /// Test every form on one page: infer its rules, prove each by submitting values that
+    /// keep it and values that break it, and write a test per distinct answer.
+    #[command(
+        after_help = "Exit codes: 0 every form tested, 1 some test did not reproduce, 2 usage error (or no form on the page), 3 browser or infrastructure failure."
+    )]
+    Forms {
+        /// The page whose forms are tested.
+        #[arg(value_name = "URL")]
+        url: String,
+        #[command(flatten)]
+        forms: FormsArgs,
+        #[command(flatten)]
+        browser: BrowserArgs,
+    },
     /// Replay findings of a saved run in a fresh browser and say whether they reproduce.
     #[command(
         after_help = "Exit codes: 0 every finding replayed reproduced, 1 some did not, 2 usage error, 3 browser or infrastructure failure."
@@ -126,6 +140,34 @@ pub(crate) struct RunArgs {
     /// Don't collect JavaScript coverage.
     #[arg(long)]
     pub no_coverage: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Forms")]
+pub(crate) struct FormsArgs {
+    /// Directory for forms.json and the exported tests.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "curio-forms",
+        env = "CURIO_OUT"
+    )]
+    pub out: PathBuf,
+    /// Test only the form with this number (1-based, in page order). Repeatable.
+    #[arg(long = "form", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub only: Vec<u32>,
+    /// Most submissions per form.
+    #[arg(long, value_name = "N", default_value = "60", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_submissions: u32,
+    /// Times each form submission state is submitted again before its test is written.
+    #[arg(long, value_name = "N", default_value = "1")]
+    pub replays: u32,
+    /// Seed for every random choice. [default: 1]
+    #[arg(long, value_name = "N", default_value = "1", env = "CURIO_SEED")]
+    pub seed: u64,
+    /// JSON file of input values: {"fields": {"coupon": ["SAVE10"]}, "semantics": {"city": ["Lyon"]}}.
+    #[arg(long, value_name = "FILE")]
+    pub inputs: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -10,11 +10,13 @@ use std::time::Duration;
 
 use clap::Parser;
 use curio_record::{FindingId, RunRecord};
-use curio_runner::{FindingReplay, ReplayConfig, RunOutcome, replay_findings};
+use curio_runner::{
+    FindingReplay, FormsEvent, FormsOutcome, ReplayConfig, RunOutcome, replay_findings, test_forms,
+};
 use curio_subjects::Subject;
 
 use crate::args::{Cli, Command};
-use crate::validate::{Failure, replay_browser, run_config};
+use crate::validate::{Failure, forms_config, replay_browser, run_config};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -69,6 +71,24 @@ async fn run(cli: Cli) -> Result<ExitCode, Failure> {
             print_ground_truth(&truth);
             // The demo succeeded if it ran; its findings are the point, not a failure.
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Forms {
+            url,
+            forms,
+            browser,
+        } => {
+            let config = forms_config(&url, &forms, &browser)?;
+            let quiet = std::env::var_os("CI").is_some();
+            let mut on_event = |e: FormsEvent| print_forms_event(&e, quiet);
+            let outcome = test_forms(config, &mut on_event).await?;
+            print_forms(&outcome);
+            let flaky = outcome
+                .forms
+                .iter()
+                .flat_map(|f| &f.tests)
+                .filter(|t| t.reproduced < t.replays)
+                .count();
+            Ok(ExitCode::from(if flaky > 0 { 1 } else { 0 }))
         }
         Command::Replay {
             record,
@@ -153,6 +173,69 @@ async fn replay(
         results.len()
     );
     Ok(ExitCode::from(if failed > 0 { 1 } else { 0 }))
+}
+
+fn print_forms_event(event: &FormsEvent, quiet: bool) {
+    match event {
+        FormsEvent::Form {
+            form,
+            title,
+            fields,
+            constraints,
+        } => println!(
+            "Form {} \"{title}\": {fields} fields, {constraints} constraints inferred.",
+            form + 1
+        ),
+        FormsEvent::Submitted {
+            purpose,
+            signature,
+            new_state,
+            ..
+        } => {
+            if !quiet {
+                let mark = if *new_state { "new state" } else { "seen" };
+                println!("    {purpose}: {mark}: {signature}");
+            }
+        }
+    }
+}
+
+fn print_forms(outcome: &FormsOutcome) {
+    for form in &outcome.forms {
+        let r = &form.report;
+        let confirmed = r
+            .constraints
+            .iter()
+            .filter(|c| c.verdict == curio_forms::session::Verdict::Confirmed)
+            .count();
+        let refuted = r
+            .constraints
+            .iter()
+            .filter(|c| c.verdict == curio_forms::session::Verdict::Refuted)
+            .count();
+        println!(
+            "Form {} \"{}\": {} submissions in {:.1}s, reached success: {}; {} constraints ({confirmed} confirmed, {refuted} refuted); {} form submission states.",
+            form.index + 1,
+            form.title,
+            r.submissions,
+            form.seconds,
+            if r.reached { "yes" } else { "no" },
+            r.constraints.len(),
+            r.fss.len()
+        );
+        for problem in &form.problems {
+            println!("    problem: {problem}");
+        }
+        for test in form.tests.iter().filter(|t| t.reproduced < t.replays) {
+            println!(
+                "    state {} reproduced {} of {} times: its test is marked flaky",
+                test.fss + 1,
+                test.reproduced,
+                test.replays
+            );
+        }
+    }
+    println!("Results in {}.", outcome.json.display());
 }
 
 fn print_summary(outcome: &RunOutcome) {

@@ -1,15 +1,17 @@
 //! From raw arguments to a validated `RunConfig`, and the errors the binary knows, each
 //! with its documented exit code.
 
+use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use curio_browser::{BrowserConfig, Scope, Timeouts};
 use curio_forms::Dictionary;
+use curio_forms::session::SessionConfig;
 use curio_page::UrlNormalization;
-use curio_runner::{ActionGuard, RunConfig, RunError, StrategyKind};
+use curio_runner::{ActionGuard, FormsConfig, RunConfig, RunError, StrategyKind};
 use url::Url;
 
-use crate::args::{BrowserArgs, RunArgs};
+use crate::args::{BrowserArgs, FormsArgs, RunArgs};
 
 /// Why the binary stops without a result.
 #[derive(Debug)]
@@ -39,6 +41,9 @@ impl std::fmt::Display for Failure {
 
 impl From<RunError> for Failure {
     fn from(e: RunError) -> Self {
+        if let RunError::NoForms { .. } = e {
+            return Failure::Usage(e.to_string());
+        }
         // One line: the chain of causes joined, as the user needs them.
         let mut message = e.to_string();
         let mut source = std::error::Error::source(&e);
@@ -114,17 +119,7 @@ pub(crate) fn run_config(
     } else {
         ActionGuard::with_defaults(&run.deny, &run.deny_selectors)
     };
-    let dictionary = match &run.inputs {
-        None => Dictionary::empty(),
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                Failure::Usage(format!("cannot read --inputs file {}: {e}", path.display()))
-            })?;
-            Dictionary::from_json(&text).map_err(|e| {
-                Failure::Usage(format!("invalid --inputs file {}: {e}", path.display()))
-            })?
-        }
-    };
+    let dictionary = dictionary(run.inputs.as_deref())?;
     let url_normalization = UrlNormalization {
         keep_query_values: run.keep_query_values,
         drop_query: run.drop_query,
@@ -179,6 +174,45 @@ fn browser_config(browser: &BrowserArgs, scope: Scope) -> curio_browser::Browser
         .ws_url(browser.browser_ws.clone())
         .timeouts(timeouts)
         .scope(scope)
+}
+
+/// The input values of an `--inputs` file; none without one.
+fn dictionary(path: Option<&Path>) -> Result<Dictionary, Failure> {
+    let Some(path) = path else {
+        return Ok(Dictionary::empty());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Failure::Usage(format!("cannot read --inputs file {}: {e}", path.display()))
+    })?;
+    Dictionary::from_json(&text)
+        .map_err(|e| Failure::Usage(format!("invalid --inputs file {}: {e}", path.display())))
+}
+
+/// `curio forms` arguments, checked.
+pub(crate) fn forms_config(
+    raw_url: &str,
+    forms: &FormsArgs,
+    browser: &BrowserArgs,
+) -> Result<FormsConfig, Failure> {
+    let url = start_url(raw_url)?;
+    check_browser_ws(browser)?;
+    let browser_config = browser_config(browser, Scope::new(&url, &[]))
+        .coverage(false)
+        .build();
+    let session = SessionConfig {
+        max_submissions: forms.max_submissions as usize,
+        ..SessionConfig::default()
+    };
+    Ok(FormsConfig {
+        url: url.to_string(),
+        browser: browser_config,
+        seed: forms.seed,
+        dictionary: dictionary(forms.inputs.as_deref())?,
+        session,
+        replays: forms.replays,
+        only: forms.only.iter().map(|n| *n as usize - 1).collect(),
+        out_dir: forms.out.clone(),
+    })
 }
 
 /// The browser for `curio replay`: scoped like the run that is replayed.

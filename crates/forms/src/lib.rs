@@ -10,12 +10,18 @@
 
 mod constraints;
 mod dictionary;
+mod embed;
+pub mod feedback;
+mod ferg;
 mod filler;
 pub mod lang;
+mod markup;
+mod node2vec;
 mod pattern;
 mod realistic;
 mod scalar;
 mod semantic;
+pub mod session;
 pub mod testing;
 mod words;
 
@@ -23,5 +29,9 @@ mod words;
 mod tests;
 
 pub use dictionary::{Dictionary, DictionaryError};
+pub use embed::{LEXICAL_DIMENSIONS, LexicalEmbedder, TextEmbedder, cosine};
+pub use ferg::{EdgeKind, Ferg, FergConfig, FergEdge, FergNode, FergNodeKind};
 pub use filler::{FieldValue, Filled, FormFill, FormFiller, HeuristicFiller, Variant};
+pub use markup::{FillerSolver, infer_from_markup};
+pub use node2vec::{Node2VecConfig, node2vec, tree_adjacency};
 pub use semantic::{RangeRole, Semantic, UnknownSemantic, classify, range_role};

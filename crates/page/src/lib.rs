@@ -11,6 +11,7 @@ mod actions;
 mod context;
 mod dom;
 mod fields;
+mod form_dom;
 mod forms;
 mod frames;
 mod keys;
@@ -28,6 +29,9 @@ mod url_norm;
 mod visibility;
 
 pub use dom::*;
+pub use form_dom::{
+    CONTEXT_LEVELS, DomNode, FormDom, MAX_FORM_DOM_NODES, MAX_NODE_TEXT_CHARS, form_dom, form_doms,
+};
 pub use model::*;
 pub use query::{is_valid_selector, query_selector_all};
 pub use similarity::{IndexedSeq, Match, Matcher, SequenceMatcher};

@@ -72,6 +72,8 @@ pub enum RunError {
     },
     #[error("cannot load the start page {url}: {reason}")]
     Unreachable { url: String, reason: String },
+    #[error("no form to test on {url}")]
+    NoForms { url: String },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -776,7 +778,7 @@ fn now_ms() -> u64 {
 }
 
 /// Today's civil date (UTC), for values that must lie in the future.
-fn today() -> (i32, u32, u32) {
+pub(crate) fn today() -> (i32, u32, u32) {
     let days = (now_ms() / 86_400_000) as i64;
     // Howard Hinnant's days-to-civil algorithm.
     let z = days + 719_468;

@@ -5,6 +5,9 @@
 mod config;
 mod explore;
 mod findings;
+mod forms;
+mod forms_export;
+mod forms_js;
 mod guard;
 mod input_values;
 mod replay;
@@ -13,6 +16,9 @@ mod strategy;
 pub use config::{Features, RunConfig, StrategyKind};
 pub use explore::{RunError, RunEvent, RunOutcome, explore};
 pub use findings::signature;
+pub use forms::{
+    Fill, FormResult, FormsConfig, FormsEvent, FormsOutcome, FssTest, InferredRule, test_forms,
+};
 pub use guard::{ActionGuard, DEFAULT_DENY_PHRASES};
 pub use input_values::valid_value;
 pub use replay::{FindingReplay, ReplayConfig, ReplayReport, replay_findings};

@@ -1,0 +1,129 @@
+//! `curio forms` through the real binary: every form of a page tested, its states found
+//! and recorded by the app itself, tests exported and run by Playwright Test.
+
+use std::path::Path;
+use std::process::Stdio;
+
+use curio_subjects::Subject;
+use serde_json::Value;
+use tokio::process::Command;
+
+async fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_curio"))
+        .args(args)
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("run curio");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn forms_json(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("forms.json")).expect("forms.json");
+    serde_json::from_str(&text).expect("forms.json is JSON")
+}
+
+/// A page with no form is a usage error that names the URL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_without_a_form_says_so_and_exits_2() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/stored");
+    let out = tempfile::tempdir().unwrap();
+    let (code, stdout, err) = run(&["forms", &url, "--out", out.path().to_str().unwrap()]).await;
+    assert_eq!(code, 2, "{stdout}\n{err}");
+    assert!(err.contains("no form") && err.contains(&url), "{err}");
+    testbed.shutdown().await;
+}
+
+/// The booking form answers with inline messages per field and a server error once every
+/// field is right. `curio forms` finds these answers as distinct states, replays each,
+/// and the Playwright tests it exports pass in Playwright Test with Debian's Chromium.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn form_states_are_found_replayed_and_exported_tests_pass_in_playwright() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/booking");
+    let out = tempfile::tempdir().unwrap();
+    let (code, stdout, err) = run(&[
+        "forms",
+        &url,
+        "--out",
+        out.path().to_str().unwrap(),
+        "--max-submissions",
+        "10",
+        "--replays",
+        "1",
+    ])
+    .await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let json = forms_json(out.path());
+    let form = &json["forms"][0];
+    let states = form["report"]["fss"].as_array().expect("fss");
+    assert!(states.len() >= 3, "{stdout}");
+    let texts = serde_json::to_string(states).unwrap();
+    assert!(texts.contains("booking engine unavailable"), "{texts}");
+    assert!(texts.contains("first and last name"), "{texts}");
+    for t in form["tests"].as_array().expect("tests") {
+        assert_eq!(t["reproduced"], t["replays"], "{t}");
+    }
+
+    // Playwright Test, installed by scripts/test from e2e/playwright/package.json.
+    let pw = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../e2e/playwright");
+    assert!(
+        pw.join("node_modules/@playwright/test").is_dir(),
+        "Playwright Test is missing: run scripts/test (or npm ci --prefix e2e/playwright)"
+    );
+    let specs = tempfile::Builder::new()
+        .prefix("run-")
+        .tempdir_in(&pw)
+        .unwrap();
+    let mut copied = 0;
+    for entry in std::fs::read_dir(out.path().join("tests/playwright")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, specs.path().join(path.file_name().unwrap())).unwrap();
+        copied += 1;
+    }
+    assert_eq!(copied, 1);
+    let chrome = which_chromium();
+    let result = Command::new("npx")
+        .args(["playwright", "test"])
+        .current_dir(&pw)
+        .env("CURIO_TESTS", specs.path().file_name().unwrap())
+        .env("CURIO_CHROME", chrome)
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("run npx playwright test");
+    let report = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&result.stdout),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    assert!(result.status.success(), "{report}");
+    assert!(
+        report.contains(&format!("{} passed", states.len())),
+        "{report}"
+    );
+    testbed.shutdown().await;
+}
+
+/// The Chromium the suite uses: CURIO_CHROME, else the first on PATH.
+fn which_chromium() -> String {
+    if let Ok(c) = std::env::var("CURIO_CHROME") {
+        return c;
+    }
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        for dir in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
+            let p = dir.join(name);
+            if p.is_file() {
+                return p.to_string_lossy().into_owned();
+            }
+        }
+    }
+    "/usr/bin/chromium".into()
+}

@@ -1,0 +1,1526 @@
+//! Testing one form as FormNexus does, as a state machine without I/O: it says what to
+//! submit next ([`FormSession::next`]), is told what the form answered
+//! ([`FormSession::observe`]), and at the end reports the constraints with their verdicts
+//! and the Form Submission States found ([`FormSession::report`]).
+//!
+//! 1. **Reach** a successful submission: values that keep every constraint. After a
+//!    failure, the messages attached to a field refine its constraints (simple rules on
+//!    the wording: "required", "at least 8 characters", "must contain an uppercase letter",
+//!    "passwords do not match", "must be after the start date", "must be different
+//!    from", a number giving the bound); constraints the solver cannot satisfy together
+//!    are dropped. At most [`SessionConfig::max_reach`] submissions.
+//! 2. **Negate** each constraint alone, keeping the others: a failure confirms it, a
+//!    success refutes it (a discrepancy between what the form's meaning suggests and
+//!    what it enforces); no clear answer leaves it unverified.
+//! 3. **Probe** what the rules missed, one field at a time from the successful values:
+//!    empty, whitespace only, too long, another type; a probe a negation already made is
+//!    skipped.
+//!
+//! Every distinct [`Feedback::signature`] is a Form Submission State (values the page
+//! quotes back masked: "Thanks, Ada!" and "Thanks, Bob!" are one state); the first
+//! submission that reached it is kept, to become a test. The whole session is at most
+//! [`SessionConfig::max_submissions`] submissions and deterministic for a seed.
+
+use std::collections::VecDeque;
+
+use curio_page::{Field, Form};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::feedback::{self, Channel, Feedback, Message, Outcome, Tone, collapse, has_phrase};
+use crate::filler::FieldValue;
+use crate::lang::{Check, CmpOp, Constraint, Operand};
+use crate::testing::{ValueSolver, field_refs};
+
+#[cfg(test)]
+mod tests;
+
+/// How far a session goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionConfig {
+    /// Most submissions in all.
+    pub max_submissions: usize,
+    /// Most submissions trying to reach a success.
+    pub max_reach: usize,
+    /// Refine constraints from the feedback of failed submissions (phase 1).
+    pub refine: bool,
+    /// Negate each constraint (phase 2).
+    pub negate: bool,
+    /// Probe each field with empty, blank, too long and wrong-type values (phase 3).
+    pub probe: bool,
+}
+
+impl Default for SessionConfig {
+    fn default() -> SessionConfig {
+        SessionConfig {
+            max_submissions: 60,
+            max_reach: 4,
+            refine: true,
+            negate: true,
+            probe: true,
+        }
+    }
+}
+
+/// A value that rules may have missed, in one field (index into `form.fields`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Probe {
+    /// Nothing: empty text, no option, unchecked.
+    Empty(usize),
+    /// Spaces only.
+    Whitespace(usize),
+    /// 300 characters.
+    TooLong(usize),
+    /// Letters in a number field, digits in a name, ...
+    OtherType(usize),
+}
+
+impl Probe {
+    /// The field probed.
+    pub fn field(self) -> usize {
+        match self {
+            Probe::Empty(f) | Probe::Whitespace(f) | Probe::TooLong(f) | Probe::OtherType(f) => f,
+        }
+    }
+}
+
+/// Why a submission is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Purpose {
+    /// To reach a successful submission.
+    Reach,
+    /// To break one constraint (index into the report's `constraints`), keeping the rest.
+    Negate(usize),
+    /// To probe one field.
+    Probe(Probe),
+}
+
+/// Values to submit, one per field of the form (by index), and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Submission {
+    pub values: Vec<FieldValue>,
+    pub purpose: Purpose,
+}
+
+/// What the form said about a constraint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Breaking it made the submission fail.
+    Confirmed,
+    /// Breaking it still succeeded: the form does not enforce it.
+    Refuted,
+    /// Not told: never negated, no values broke it, or no clear answer.
+    Unverified,
+}
+
+/// Where a constraint came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// Given to the session (inferred from the form before any submission).
+    Given,
+    /// Read from the form's feedback to a failed submission.
+    Feedback,
+}
+
+/// One constraint and what became of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConstraintResult {
+    /// Its canonical text (`lang::parse` reads it back).
+    pub constraint: String,
+    pub verdict: Verdict,
+    pub origin: Origin,
+    /// Left out: the solver could not keep it with the others, or feedback replaced it.
+    pub dropped: bool,
+    /// The Form Submission State (index into the report's `fss`) the verdict rests on.
+    pub fss: Option<usize>,
+}
+
+/// A Form Submission State: a distinct answer of the form, with the first submission that
+/// produced it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fss {
+    pub signature: String,
+    pub outcome: Outcome,
+    pub messages: Vec<Message>,
+    pub values: Vec<FieldValue>,
+    pub purpose: Purpose,
+}
+
+/// What a session found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FormReport {
+    /// Every constraint the session held, given ones first, in the order `Purpose::Negate`
+    /// indexes them.
+    pub constraints: Vec<ConstraintResult>,
+    pub fss: Vec<Fss>,
+    /// Submissions asked for.
+    pub submissions: usize,
+    /// Whether a submission succeeded before the negations.
+    pub reached: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Entry {
+    constraint: Constraint,
+    origin: Origin,
+    verdict: Verdict,
+    dropped: bool,
+    fss: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+struct Attempt {
+    values: Vec<FieldValue>,
+    purpose: Purpose,
+    outcome: Outcome,
+    /// Messages in all, to pick the least refused base when no success came.
+    messages: usize,
+    fss: Option<usize>,
+    observed: bool,
+    /// The fields its messages were about; `None` when one was about the form as a
+    /// whole (or there were none), so that it may be about any field.
+    blamed: Option<Vec<usize>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Reach,
+    Negate,
+    Probe,
+    Done,
+}
+
+/// The form-testing state machine of one form. See the module documentation.
+#[derive(Debug, Clone)]
+pub struct FormSession {
+    form: Form,
+    refs: Vec<String>,
+    entries: Vec<Entry>,
+    config: SessionConfig,
+    rng: ChaCha8Rng,
+    phase: Phase,
+    pending: Option<Submission>,
+    submissions: usize,
+    reach_attempts: usize,
+    reached: bool,
+    /// The values negations and probes start from, their outcome and state.
+    base: Option<(Vec<FieldValue>, Outcome, Option<usize>)>,
+    attempts: Vec<Attempt>,
+    fss: Vec<Fss>,
+    /// Per state, its signature with the values typed masked: what tells states apart.
+    fss_keys: Vec<String>,
+    negations: VecDeque<usize>,
+    probes: VecDeque<Probe>,
+    /// Constraints whose negation was submitted.
+    negated: Vec<usize>,
+}
+
+impl FormSession {
+    /// A session over `form`, starting from `constraints` (fields named as
+    /// [`field_refs`] names them).
+    pub fn new(
+        form: Form,
+        constraints: Vec<Constraint>,
+        config: SessionConfig,
+        seed: u64,
+    ) -> FormSession {
+        let refs = field_refs(&form);
+        let mut entries: Vec<Entry> = Vec::new();
+        for c in constraints {
+            if entries.iter().all(|e| e.constraint != c) {
+                entries.push(Entry {
+                    constraint: c,
+                    origin: Origin::Given,
+                    verdict: Verdict::Unverified,
+                    dropped: false,
+                    fss: None,
+                });
+            }
+        }
+        FormSession {
+            form,
+            refs,
+            entries,
+            config,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            phase: Phase::Reach,
+            pending: None,
+            submissions: 0,
+            reach_attempts: 0,
+            reached: false,
+            base: None,
+            attempts: Vec::new(),
+            fss: Vec::new(),
+            fss_keys: Vec::new(),
+            negations: VecDeque::new(),
+            probes: VecDeque::new(),
+            negated: Vec::new(),
+        }
+    }
+
+    /// The form under test.
+    pub fn form(&self) -> &Form {
+        &self.form
+    }
+
+    /// Constraint `index` as `Purpose::Negate` names it.
+    pub fn constraint(&self, index: usize) -> Option<&Constraint> {
+        self.entries.get(index).map(|e| &e.constraint)
+    }
+
+    /// The constraints in force (not dropped).
+    pub fn active_constraints(&self) -> Vec<Constraint> {
+        self.active()
+            .into_iter()
+            .map(|i| self.entries[i].constraint.clone())
+            .collect()
+    }
+
+    /// What to submit next; `None` when the session is over (every phase done, or the
+    /// budget spent). A submission not [`observe`](FormSession::observe)d before the
+    /// next call counts as one that could not be made.
+    pub fn next(&mut self, solver: &mut dyn ValueSolver) -> Option<Submission> {
+        if self.pending.is_some() {
+            self.observe(Feedback::unknown());
+        }
+        loop {
+            if self.submissions >= self.config.max_submissions {
+                self.phase = Phase::Done;
+            }
+            match self.phase {
+                Phase::Reach => {
+                    if self.reach_attempts >= self.config.max_reach.max(1) {
+                        self.end_reach();
+                        continue;
+                    }
+                    match self.reach_values(solver) {
+                        Some(values) => {
+                            self.reach_attempts += 1;
+                            return Some(self.submit(values, Purpose::Reach));
+                        }
+                        None => self.end_reach(),
+                    }
+                }
+                Phase::Negate => {
+                    let Some(i) = self.negations.pop_front() else {
+                        self.start_probes();
+                        continue;
+                    };
+                    if let Some(values) = self.negation_values(solver, i) {
+                        self.negated.push(i);
+                        return Some(self.submit(values, Purpose::Negate(i)));
+                    }
+                }
+                Phase::Probe => {
+                    let Some(probe) = self.probes.pop_front() else {
+                        self.phase = Phase::Done;
+                        continue;
+                    };
+                    if let Some(values) = self.probe_values(probe) {
+                        return Some(self.submit(values, Purpose::Probe(probe)));
+                    }
+                }
+                Phase::Done => return None,
+            }
+        }
+    }
+
+    /// What the form answered to the last submission.
+    pub fn observe(&mut self, feedback: Feedback) {
+        let Some(submission) = self.pending.take() else {
+            return;
+        };
+        let observed = feedback.observed;
+        let fss = observed.then(|| self.record(&feedback, &submission));
+        self.attempts.push(Attempt {
+            values: submission.values.clone(),
+            purpose: submission.purpose,
+            outcome: feedback.outcome,
+            messages: feedback.messages.len() + feedback.invalid.len(),
+            fss,
+            observed,
+            blamed: blamed(&feedback),
+        });
+        if !observed {
+            return;
+        }
+        match submission.purpose {
+            Purpose::Reach => match feedback.outcome {
+                Outcome::Success => {
+                    self.reached = true;
+                    self.base = Some((submission.values, Outcome::Success, fss));
+                    self.end_reach();
+                }
+                Outcome::Unknown => {
+                    // Not refused: as good a base as the form gives.
+                    self.base = Some((submission.values, Outcome::Unknown, fss));
+                    self.end_reach();
+                }
+                Outcome::Failure => {
+                    if self.config.refine {
+                        self.refine(&feedback, &submission.values);
+                    }
+                }
+            },
+            Purpose::Negate(i) => self.judge(i, feedback.outcome, fss, blamed(&feedback)),
+            Purpose::Probe(_) => {}
+        }
+    }
+
+    /// The constraints with their verdicts and the states found so far.
+    pub fn report(&self) -> FormReport {
+        FormReport {
+            constraints: self
+                .entries
+                .iter()
+                .map(|e| ConstraintResult {
+                    constraint: e.constraint.to_string(),
+                    verdict: e.verdict,
+                    origin: e.origin,
+                    dropped: e.dropped,
+                    fss: e.fss,
+                })
+                .collect(),
+            fss: self.fss.clone(),
+            submissions: self.submissions,
+            reached: self.reached,
+        }
+    }
+
+    fn submit(&mut self, values: Vec<FieldValue>, purpose: Purpose) -> Submission {
+        self.submissions += 1;
+        let submission = Submission { values, purpose };
+        self.pending = Some(submission.clone());
+        submission
+    }
+
+    /// The state of `feedback` (index into `fss`), recorded when new.
+    /// Submissions whose messages differ only in the values they quote back are the same
+    /// state; the state keeps the signature of its first submission as is, which a
+    /// replay of its values reproduces.
+    fn record(&mut self, feedback: &Feedback, submission: &Submission) -> usize {
+        let signature = feedback.signature(&self.refs);
+        let typed: Vec<String> = submission
+            .values
+            .iter()
+            .filter(|v| !matches!(v, FieldValue::Check(_)))
+            .map(FieldValue::as_string)
+            .collect();
+        let key = feedback.signature_masking(&self.refs, &typed);
+        if let Some(i) = self.fss_keys.iter().position(|k| *k == key) {
+            return i;
+        }
+        self.fss_keys.push(key);
+        self.fss.push(Fss {
+            signature,
+            outcome: feedback.outcome,
+            messages: feedback.messages.clone(),
+            values: submission.values.clone(),
+            purpose: submission.purpose,
+        });
+        self.fss.len() - 1
+    }
+
+    fn active(&self) -> Vec<usize> {
+        (0..self.entries.len())
+            .filter(|&i| !self.entries[i].dropped)
+            .collect()
+    }
+
+    /// Values that keep every constraint in force; when the solver finds none, the
+    /// constraints it cannot keep together are dropped (feedback's kept first). `None`
+    /// when no values new to the session can be found.
+    fn reach_values(&mut self, solver: &mut dyn ValueSolver) -> Option<Vec<FieldValue>> {
+        let n = self.form.fields.len();
+        for _ in 0..3 {
+            let active: Vec<Constraint> = self.active_constraints();
+            let values = match solver.satisfy(&self.form, &active, &mut self.rng) {
+                Some(v) => v,
+                None => self.relax(solver)?,
+            };
+            if values.len() != n {
+                return None;
+            }
+            let tried = self
+                .attempts
+                .iter()
+                .any(|a| a.observed && a.purpose == Purpose::Reach && a.values == values);
+            if !tried {
+                return Some(values);
+            }
+        }
+        None
+    }
+
+    /// Keeps the largest set of constraints the solver satisfies, adding them one by one
+    /// (feedback's first, then the given ones, each in order); drops the rest. Answers
+    /// the values for the kept set.
+    fn relax(&mut self, solver: &mut dyn ValueSolver) -> Option<Vec<FieldValue>> {
+        let mut order: Vec<usize> = self.active();
+        order.sort_by_key(|&i| (self.entries[i].origin == Origin::Given, i));
+        let mut kept: Vec<usize> = Vec::new();
+        let mut values = solver.satisfy(&self.form, &[], &mut self.rng)?;
+        for i in order {
+            let mut trial = kept.clone();
+            trial.push(i);
+            trial.sort_unstable();
+            let set: Vec<Constraint> = trial
+                .iter()
+                .map(|&j| self.entries[j].constraint.clone())
+                .collect();
+            match solver.satisfy(&self.form, &set, &mut self.rng) {
+                Some(v) => {
+                    kept = trial;
+                    values = v;
+                }
+                None => self.entries[i].dropped = true,
+            }
+        }
+        Some(values)
+    }
+
+    /// Phase 1 is over: negate from a base that was not refused, else probe from the
+    /// least refused attempt.
+    fn end_reach(&mut self) {
+        if self.phase != Phase::Reach {
+            return;
+        }
+        if self.base.is_none() {
+            self.base = self
+                .attempts
+                .iter()
+                .filter(|a| a.observed && a.purpose == Purpose::Reach)
+                .min_by_key(|a| a.messages)
+                .or_else(|| self.attempts.iter().find(|a| a.purpose == Purpose::Reach))
+                .map(|a| (a.values.clone(), a.outcome, a.fss));
+        }
+        let negatable = matches!(self.base, Some((_, Outcome::Success | Outcome::Unknown, _)))
+            && self
+                .attempts
+                .iter()
+                .any(|a| a.observed && a.outcome != Outcome::Failure);
+        if negatable && self.config.negate {
+            self.phase = Phase::Negate;
+            self.plan_negations();
+        } else {
+            self.start_probes();
+        }
+    }
+
+    fn plan_negations(&mut self) {
+        let Some((base, outcome, base_fss)) = self.base.clone() else {
+            return;
+        };
+        for i in self.active() {
+            let c = &self.entries[i].constraint;
+            if matches!(c.check, Check::Dummy(_)) {
+                continue;
+            }
+            // The base already breaks it and was accepted: refuted without a submission.
+            if outcome == Outcome::Success && c.holds(&self.lookup(&base)) == Some(false) {
+                self.entries[i].verdict = Verdict::Refuted;
+                self.entries[i].fss = base_fss;
+                continue;
+            }
+            self.negations.push_back(i);
+        }
+    }
+
+    /// Values breaking constraint `i` and keeping the others; `None` when there are none
+    /// to submit (no values found, or values already submitted, whose answer then
+    /// decides).
+    fn negation_values(
+        &mut self,
+        solver: &mut dyn ValueSolver,
+        i: usize,
+    ) -> Option<Vec<FieldValue>> {
+        let active = self.active();
+        let target = active.iter().position(|&j| j == i)?;
+        let set: Vec<Constraint> = active
+            .iter()
+            .map(|&j| self.entries[j].constraint.clone())
+            .collect();
+        let values = solver.break_one(&self.form, &set, target, &mut self.rng)?;
+        if values.len() != self.form.fields.len()
+            || set[target].holds(&self.lookup(&values)) == Some(true)
+        {
+            return None;
+        }
+        if let Some(a) = self
+            .attempts
+            .iter()
+            .find(|a| a.observed && a.values == values)
+        {
+            let (outcome, fss, blamed) = (a.outcome, a.fss, a.blamed.clone());
+            self.judge(i, outcome, fss, blamed);
+            return None;
+        }
+        Some(values)
+    }
+
+    /// The verdict on constraint `i` from the answer to its negation. A failure whose
+    /// messages are all about fields the constraint does not involve confirms nothing.
+    fn judge(
+        &mut self,
+        i: usize,
+        outcome: Outcome,
+        fss: Option<usize>,
+        blamed: Option<Vec<usize>>,
+    ) {
+        let Some(entry) = self.entries.get(i) else {
+            return;
+        };
+        let c = &entry.constraint;
+        let involved: Vec<usize> = std::iter::once(c.field.as_str())
+            .chain(c.related_fields())
+            .filter_map(|name| self.refs.iter().position(|r| r == name))
+            .collect();
+        let elsewhere = blamed.is_some_and(|b| !b.iter().any(|f| involved.contains(f)));
+        let entry = &mut self.entries[i];
+        entry.verdict = match outcome {
+            Outcome::Failure if elsewhere => Verdict::Unverified,
+            Outcome::Failure => Verdict::Confirmed,
+            Outcome::Success => Verdict::Refuted,
+            Outcome::Unknown => Verdict::Unverified,
+        };
+        entry.fss = fss;
+    }
+
+    fn start_probes(&mut self) {
+        self.phase = Phase::Done;
+        if !self.config.probe {
+            return;
+        }
+        let Some((base, _, _)) = &self.base else {
+            return;
+        };
+        let mut probes = VecDeque::new();
+        for (f, field) in self.form.fields.iter().enumerate() {
+            if field.readonly {
+                continue;
+            }
+            for probe in [
+                Probe::Empty(f),
+                Probe::Whitespace(f),
+                Probe::TooLong(f),
+                Probe::OtherType(f),
+            ] {
+                if probe_value(field, &base[f], probe).is_some() && !self.negation_covers(probe) {
+                    probes.push_back(probe);
+                }
+            }
+        }
+        self.probes = probes;
+        self.phase = Phase::Probe;
+    }
+
+    /// Whether a negation already submitted tried what `probe` would.
+    fn negation_covers(&self, probe: Probe) -> bool {
+        let field = &self.refs[probe.field()];
+        self.negated.iter().any(|&i| {
+            let c = &self.entries[i].constraint;
+            if &c.field != field || c.negated {
+                return false;
+            }
+            match (probe, &c.check) {
+                (Probe::Empty(_), Check::ToBeTruthy) => true,
+                (Probe::Empty(_), Check::ToBeEqual(Operand::Str(s))) => s == "true",
+                (Probe::Empty(_), Check::ToHaveLengthCondition(CmpOp::Ge, n)) => *n >= 1,
+                (Probe::Empty(_), Check::ToHaveLengthCondition(CmpOp::Gt, _)) => true,
+                (Probe::TooLong(_), Check::ToHaveLengthCondition(CmpOp::Le | CmpOp::Lt, _)) => true,
+                (
+                    Probe::OtherType(_),
+                    Check::ToBeNumerical | Check::ToBeAlphabetical | Check::ToBeAlphaNumerical,
+                ) => true,
+                _ => false,
+            }
+        })
+    }
+
+    fn probe_values(&self, probe: Probe) -> Option<Vec<FieldValue>> {
+        let (base, _, _) = self.base.as_ref()?;
+        let f = probe.field();
+        let value = probe_value(self.form.fields.get(f)?, base.get(f)?, probe)?;
+        let mut values = base.clone();
+        values[f] = value;
+        if self.attempts.iter().any(|a| a.values == values) {
+            return None;
+        }
+        Some(values)
+    }
+
+    fn lookup<'a>(&'a self, values: &'a [FieldValue]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name: &str| {
+            self.refs
+                .iter()
+                .position(|r| r == name)
+                .and_then(|i| values.get(i))
+                .map(FieldValue::as_string)
+        }
+    }
+
+    /// Phase 1 after a failure: constraints from each message about a field.
+    fn refine(&mut self, feedback: &Feedback, values: &[FieldValue]) {
+        for m in &feedback.messages {
+            if matches!(m.channel, Channel::Http(_)) {
+                continue;
+            }
+            if m.channel != Channel::Native
+                && matches!(feedback::tone(&m.text), Tone::Fine | Tone::Done)
+            {
+                continue;
+            }
+            let Some(f) = m
+                .field
+                .or_else(|| mentioned_field(&self.form, &m.text, None))
+            else {
+                continue;
+            };
+            if f >= self.form.fields.len() {
+                continue;
+            }
+            let value = values.get(f).map(FieldValue::as_string).unwrap_or_default();
+            for c in rules(&self.form, &self.refs, f, &m.text, &value) {
+                self.add(c);
+            }
+        }
+        for &f in &feedback.invalid {
+            let empty = values
+                .get(f)
+                .is_none_or(|v| v.as_string().trim().is_empty());
+            if f < self.form.fields.len() && empty {
+                let c = required(&self.form.fields[f], &self.refs[f]);
+                self.add(c);
+            }
+        }
+    }
+
+    /// Adds a constraint learnt from feedback; those in force it replaces (same field,
+    /// same template and direction, or its opposite) are dropped.
+    fn add(&mut self, c: Constraint) {
+        if self.entries.iter().any(|e| !e.dropped && e.constraint == c) {
+            return;
+        }
+        for e in self.entries.iter_mut().filter(|e| !e.dropped) {
+            if replaces(&c, &e.constraint) {
+                e.dropped = true;
+            }
+        }
+        // Taken back in when it had been dropped before.
+        if let Some(e) = self.entries.iter_mut().find(|e| e.constraint == c) {
+            e.dropped = false;
+            return;
+        }
+        self.entries.push(Entry {
+            constraint: c,
+            origin: Origin::Feedback,
+            verdict: Verdict::Unverified,
+            dropped: false,
+            fss: None,
+        });
+    }
+}
+
+/// The fields the messages of `feedback` are about; `None` when any is about the form as
+/// a whole, or there is none.
+fn blamed(feedback: &Feedback) -> Option<Vec<usize>> {
+    let mut fields: Vec<usize> = feedback.invalid.clone();
+    for m in &feedback.messages {
+        fields.push(m.field?);
+    }
+    if fields.is_empty() {
+        return None;
+    }
+    fields.sort_unstable();
+    fields.dedup();
+    Some(fields)
+}
+
+/// Whether `new` takes the place of `old`.
+fn replaces(new: &Constraint, old: &Constraint) -> bool {
+    if new.field != old.field {
+        return false;
+    }
+    if *old == new.negate() {
+        return true;
+    }
+    if new.negated != old.negated {
+        return false;
+    }
+    let side = |op: CmpOp| match op {
+        CmpOp::Gt | CmpOp::Ge => 1,
+        CmpOp::Lt | CmpOp::Le => 2,
+        CmpOp::Eq | CmpOp::Ne => 3,
+    };
+    match (&new.check, &old.check) {
+        (Check::ToHaveLengthCondition(a, _), Check::ToHaveLengthCondition(b, _)) => {
+            side(*a) == side(*b)
+        }
+        (Check::ToHaveCompareCondition(a, x), Check::ToHaveCompareCondition(b, y)) => {
+            side(*a) == side(*b) && matches!(x, Operand::Field(_)) == matches!(y, Operand::Field(_))
+        }
+        (Check::ToBeEqual(Operand::Field(_)), Check::ToBeEqual(Operand::Field(_))) => true,
+        _ => false,
+    }
+}
+
+/// The broad kind of a field, for rules and probes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Number,
+    Date,
+    Choice,
+    Check,
+    Other,
+}
+
+fn kind_of(field: &Field) -> Kind {
+    match field.input_type.as_str() {
+        "number" | "range" => Kind::Number,
+        "date" | "datetime-local" | "month" | "week" | "time" => Kind::Date,
+        "select-one" | "select-multiple" | "radio" => Kind::Choice,
+        "checkbox" => Kind::Check,
+        "file" | "color" | "hidden" | "submit" | "button" | "reset" | "image" => Kind::Other,
+        _ => Kind::Text,
+    }
+}
+
+fn same_kind(a: &Field, b: &Field) -> bool {
+    let k = kind_of(a);
+    k == kind_of(b) && (k != Kind::Text || a.input_type == b.input_type)
+}
+
+/// The value `probe` gives `field`, whose value in the base is `base`; `None` when the
+/// probe means nothing for the field or changes nothing.
+fn probe_value(field: &Field, base: &FieldValue, probe: Probe) -> Option<FieldValue> {
+    let kind = kind_of(field);
+    let text = |s: String| match base {
+        FieldValue::Text(b) if *b != s => Some(FieldValue::Text(s)),
+        _ => None,
+    };
+    match probe {
+        Probe::Empty(_) => match (kind, base) {
+            (Kind::Check, FieldValue::Check(true)) => Some(FieldValue::Check(false)),
+            (Kind::Choice, FieldValue::Select(v)) if !v.is_empty() => {
+                let none = field.input_type == "radio"
+                    || field
+                        .options
+                        .iter()
+                        .any(|o| o.value.is_empty() && !o.disabled);
+                none.then(|| FieldValue::Select(String::new()))
+            }
+            (Kind::Text | Kind::Number | Kind::Date, _) => text(String::new()),
+            _ => None,
+        },
+        Probe::Whitespace(_) if kind == Kind::Text => text("   ".into()),
+        Probe::TooLong(_) if kind == Kind::Number => text("9".repeat(300)),
+        Probe::TooLong(_) if kind == Kind::Text => {
+            let FieldValue::Text(b) = base else {
+                return None;
+            };
+            let b = b.trim();
+            let pad = 300usize.saturating_sub(b.chars().count());
+            // Keep the value's shape: an email stays an email, longer.
+            let long = if b.contains('@') {
+                format!("{}{b}", "a".repeat(pad))
+            } else {
+                format!("{b}{}", "x".repeat(pad))
+            };
+            text(long)
+        }
+        Probe::OtherType(_) if kind == Kind::Number => text("abc".into()),
+        Probe::OtherType(_) if kind == Kind::Text => {
+            let FieldValue::Text(b) = base else {
+                return None;
+            };
+            let letters = b.chars().filter(|c| c.is_alphabetic()).count();
+            let digits = b.chars().filter(|c| c.is_ascii_digit()).count();
+            if field.input_type == "tel" || digits > letters {
+                text("abcde".into())
+            } else {
+                text("12345".into())
+            }
+        }
+        Probe::Whitespace(_) | Probe::TooLong(_) | Probe::OtherType(_) => None,
+    }
+}
+
+/// The rule that a field has a value: checked for a checkbox, non-empty otherwise.
+fn required(field: &Field, name: &str) -> Constraint {
+    if kind_of(field) == Kind::Check {
+        Constraint::new(name, Check::ToBeEqual(Operand::Str("true".into())))
+    } else {
+        Constraint::new(name, Check::ToBeTruthy)
+    }
+}
+
+/// Words that say nothing of which field a text is about.
+const STOPWORDS: &[&str] = &[
+    "your", "the", "a", "an", "of", "and", "or", "please", "enter", "field", "is", "required",
+    "optional", "select", "choose", "to", "for", "in", "on", "my", "you", "this",
+];
+
+/// The words naming a field: its best label, else placeholder, else name or id split
+/// at case changes and punctuation.
+fn field_words(field: &Field) -> Vec<String> {
+    let source = field
+        .label()
+        .map(str::to_string)
+        .or_else(|| field.placeholder.clone())
+        .or_else(|| field.name.clone())
+        .or_else(|| field.id.clone())
+        .unwrap_or_default();
+    let mut spaced = String::new();
+    let mut prev_lower = false;
+    for c in source.chars() {
+        if c.is_uppercase() && prev_lower {
+            spaced.push(' ');
+        }
+        prev_lower = c.is_lowercase();
+        spaced.push(c);
+    }
+    feedback::words(&spaced)
+        .into_iter()
+        .filter(|w| w.chars().count() >= 3 && !STOPWORDS.contains(&w.as_str()))
+        .collect()
+}
+
+/// The field a text names by its label ("Passwords do not match" names "Password"),
+/// other than `except`: the best share of the label's words found (a word of the text
+/// starting with one counts, for plurals), at least half of them.
+fn mentioned_field(form: &Form, text: &str, except: Option<usize>) -> Option<usize> {
+    let words = feedback::words(text);
+    let mut best: Option<(f64, usize)> = None;
+    for (i, field) in form.fields.iter().enumerate() {
+        if Some(i) == except {
+            continue;
+        }
+        let label = field_words(field);
+        if label.is_empty() {
+            continue;
+        }
+        let found = label
+            .iter()
+            .filter(|l| words.iter().any(|w| w.starts_with(l.as_str())))
+            .count();
+        let score = found as f64 / label.len() as f64;
+        if score >= 0.5 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, i));
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
+/// The field a relation in a message about `f` is with: the field the text names, else
+/// the nearest field of the same kind before it, else after it.
+fn partner(form: &Form, f: usize, text: &str) -> Option<usize> {
+    let me = &form.fields[f];
+    mentioned_field(form, text, Some(f))
+        .filter(|&p| kind_of(&form.fields[p]) == kind_of(me))
+        .or_else(|| (0..f).rev().find(|&p| same_kind(&form.fields[p], me)))
+        .or_else(|| (f + 1..form.fields.len()).find(|&p| same_kind(&form.fields[p], me)))
+}
+
+const NUMBER_WORDS: &[&str] = &[
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
+fn number(word: &str) -> Option<f64> {
+    if let Some(i) = NUMBER_WORDS.iter().position(|w| *w == word) {
+        return Some(i as f64);
+    }
+    if word.chars().all(|c| c.is_ascii_digit()) && !word.is_empty() {
+        return word.parse().ok();
+    }
+    None
+}
+
+/// Character classes a number in a message may count ("at least 1 uppercase letter"),
+/// which make it no length.
+const CLASS_WORDS: &[&str] = &[
+    "uppercase",
+    "upper",
+    "capital",
+    "capitals",
+    "lowercase",
+    "lower",
+    "special",
+    "symbol",
+    "symbols",
+    "number",
+    "numbers",
+    "numeral",
+    "numerals",
+];
+
+/// Bounds a message states with numbers: `(op, n)` meaning "the value `op` n".
+fn bounds(words: &[String]) -> Vec<(CmpOp, f64)> {
+    let counts_class = |k: usize| {
+        let next = words.get(k + 1).map(String::as_str).unwrap_or("");
+        CLASS_WORDS.contains(&next)
+            || ((next.starts_with("digit") || next.starts_with("letter"))
+                && words.iter().any(|w| {
+                    w.starts_with("contain")
+                        || w.starts_with("include")
+                        || w == "have"
+                        || w == "has"
+                        || w == "with"
+                }))
+    };
+    let ends = |k: usize, phrase: &str| {
+        let p: Vec<&str> = phrase.split(' ').collect();
+        k >= p.len() && words[k - p.len()..k].iter().zip(&p).all(|(w, p)| w == p)
+    };
+    let follows = |k: usize, phrase: &str| {
+        // Right after the number, or after one unit word ("8 characters or more").
+        let p: Vec<&str> = phrase.split(' ').collect();
+        (1..=2).any(|skip| {
+            let from = k + skip;
+            words.len() >= from + p.len()
+                && words[from..from + p.len()]
+                    .iter()
+                    .zip(&p)
+                    .all(|(w, p)| w == p)
+        })
+    };
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < words.len() {
+        let Some(n) = number(&words[k]) else {
+            k += 1;
+            continue;
+        };
+        if counts_class(k) {
+            k += 1;
+            continue;
+        }
+        // between A and B, from A to B
+        if (ends(k, "between") || ends(k, "from"))
+            && words.get(k + 1).is_some_and(|w| w == "and" || w == "to")
+            && let Some(m) = words.get(k + 2).and_then(|w| number(w))
+        {
+            out.push((CmpOp::Ge, n.min(m)));
+            out.push((CmpOp::Le, n.max(m)));
+            k += 3;
+            continue;
+        }
+        let op = if [
+            "at least",
+            "greater than or equal to",
+            "more than or equal to",
+            "minimum",
+            "min",
+            "minimum of",
+            "no less than",
+            "no fewer than",
+            "not less than",
+            "not be less than",
+        ]
+        .iter()
+        .any(|p| ends(k, p))
+            || [
+                "or more",
+                "or longer",
+                "or greater",
+                "or above",
+                "or higher",
+                "or over",
+                "or older",
+            ]
+            .iter()
+            .any(|p| follows(k, p))
+        {
+            Some(CmpOp::Ge)
+        } else if [
+            "more than",
+            "greater than",
+            "longer than",
+            "over",
+            "above",
+            "older than",
+        ]
+        .iter()
+        .any(|p| ends(k, p))
+        {
+            Some(CmpOp::Gt)
+        } else if [
+            "at most",
+            "less than or equal to",
+            "maximum",
+            "max",
+            "maximum of",
+            "no more than",
+            "not more than",
+            "up to",
+            "not exceed",
+            "cannot exceed",
+            "can't exceed",
+            "exceed",
+            "no longer than",
+            "within",
+            "not be more than",
+        ]
+        .iter()
+        .any(|p| ends(k, p))
+            || [
+                "or less",
+                "or fewer",
+                "or shorter",
+                "or below",
+                "or lower",
+                "or under",
+                "or younger",
+            ]
+            .iter()
+            .any(|p| follows(k, p))
+        {
+            Some(CmpOp::Le)
+        } else if [
+            "less than",
+            "fewer than",
+            "shorter than",
+            "under",
+            "below",
+            "lower than",
+            "younger than",
+        ]
+        .iter()
+        .any(|p| ends(k, p))
+        {
+            Some(CmpOp::Lt)
+        } else if ends(k, "exactly") || ends(k, "be") || ends(k, "must be") {
+            Some(CmpOp::Eq)
+        } else {
+            None
+        };
+        if let Some(op) = op {
+            out.push((op, n));
+        }
+        k += 1;
+    }
+    out
+}
+
+/// A `YYYY-MM-DD` date written in the text.
+fn date_literal(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    (0..chars.len().saturating_sub(9)).find_map(|i| {
+        let s: String = chars[i..i + 10].iter().collect();
+        let b = s.as_bytes();
+        let shape = s.char_indices().all(|(j, c)| {
+            if j == 4 || j == 7 {
+                c == '-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+        let alone = |j: Option<&char>| j.is_none_or(|c| !c.is_ascii_digit());
+        (shape
+            && b.len() == 10
+            && alone(i.checked_sub(1).and_then(|j| chars.get(j)))
+            && alone(chars.get(i + 10)))
+        .then_some(s)
+    })
+}
+
+/// A string quoted right after one of the phrases ("must start with 'AB'").
+fn quoted_after(text: &str, phrases: &[&str]) -> Option<String> {
+    let lower = text.to_lowercase();
+    if lower.len() != text.len() {
+        return None;
+    }
+    for p in phrases {
+        let Some(at) = lower.find(p) else {
+            continue;
+        };
+        let rest = text[at + p.len()..].trim_start();
+        let mut chars = rest.chars();
+        let Some(q) = chars
+            .next()
+            .filter(|c| matches!(c, '\'' | '"' | '\u{201c}' | '\u{2018}'))
+        else {
+            continue;
+        };
+        let close = match q {
+            '\u{201c}' => '\u{201d}',
+            '\u{2018}' => '\u{2019}',
+            c => c,
+        };
+        let inner: String = chars.take_while(|&c| c != close).collect();
+        if !inner.is_empty() {
+            return Some(inner);
+        }
+    }
+    None
+}
+
+/// Constraints on field `f` read from a message about it; `value` is what it was given.
+fn rules(form: &Form, refs: &[String], f: usize, text: &str, value: &str) -> Vec<Constraint> {
+    let w = feedback::words(text);
+    let has = |p: &str| has_phrase(&w, p);
+    let any = |ps: &[&str]| ps.iter().any(|p| has(p));
+    let field = &form.fields[f];
+    let kind = kind_of(field);
+    let me = refs[f].as_str();
+    let mut out: Vec<Constraint> = Vec::new();
+
+    // Equal to, or different from, another field.
+    if !any(&["format", "pattern", "requested"]) {
+        let different = any(&[
+            "be different",
+            "different from",
+            "differ from",
+            "must differ",
+            "should differ",
+            "cannot be the same",
+            "can't be the same",
+            "must not be the same",
+            "should not be the same",
+            "are the same",
+            "is the same",
+            "must not match",
+            "cannot match",
+            "can't match",
+            "must not equal",
+            "cannot equal",
+            "can't equal",
+            "not be equal",
+            "cannot reuse",
+            "can't reuse",
+        ]);
+        let same = !different
+            && any(&[
+                "must be the same",
+                "should be the same",
+                "must be identical",
+                "not identical",
+                "match",
+                "matches",
+                "mismatch*",
+                "must equal",
+                "not the same",
+                "aren't the same",
+                "are different",
+                "is different",
+                "differ",
+            ]);
+        if (different || same)
+            && let Some(p) = partner(form, f, text)
+        {
+            if different {
+                out.push(
+                    Constraint::new(me, Check::ToBeEqual(Operand::Field(refs[p].clone()))).negate(),
+                );
+            } else if p < f {
+                out.push(Constraint::new(
+                    me,
+                    Check::ToBeEqual(Operand::Field(refs[p].clone())),
+                ));
+            } else {
+                out.push(Constraint::new(
+                    refs[p].clone(),
+                    Check::ToBeEqual(Operand::Field(me.to_string())),
+                ));
+            }
+        }
+    }
+
+    // Order of dates and times.
+    let datey = kind == Kind::Date || any(&["date", "time", "day"]);
+    if datey
+        && any(&[
+            "after", "later", "before", "earlier", "prior", "precede*", "follow*",
+        ])
+    {
+        let op = if any(&[
+            "on or after",
+            "not before",
+            "cannot be before",
+            "can't be before",
+            "must not be before",
+            "no earlier",
+            "not be earlier",
+        ]) {
+            CmpOp::Ge
+        } else if any(&[
+            "on or before",
+            "not after",
+            "cannot be after",
+            "can't be after",
+            "must not be after",
+            "no later",
+            "not be later",
+        ]) {
+            CmpOp::Le
+        } else if any(&["after", "later", "follow*"]) {
+            CmpOp::Gt
+        } else {
+            CmpOp::Lt
+        };
+        if let Some(d) = date_literal(text) {
+            out.push(Constraint::new(
+                me,
+                Check::ToHaveCompareCondition(op, Operand::Str(d)),
+            ));
+        } else if let Some(p) = partner(form, f, text).filter(|&p| kind_of(&form.fields[p]) == kind)
+        {
+            out.push(Constraint::new(
+                me,
+                Check::ToHaveCompareCondition(op, Operand::Field(refs[p].clone())),
+            ));
+        }
+    }
+    if datey && any(&["future", "past", "today"]) && out.is_empty() {
+        out.push(Constraint::new(me, Check::FreeText(collapse(text))));
+    }
+
+    // Bounds from numbers: of the length, or of the value.
+    if kind != Kind::Date && kind != Kind::Choice && kind != Kind::Check {
+        let unit = any(&[
+            "character*",
+            "char",
+            "chars",
+            "long",
+            "length",
+            "short",
+            "letters",
+            "digits",
+        ]);
+        let valued = kind == Kind::Number
+            || (!unit
+                && any(&[
+                    "value",
+                    "age",
+                    "old",
+                    "years",
+                    "amount",
+                    "greater",
+                    "older",
+                    "younger",
+                    "price",
+                    "quantity",
+                    "number between",
+                ]));
+        let found = bounds(&w);
+        for (op, n) in &found {
+            if valued {
+                out.push(Constraint::new(
+                    me,
+                    Check::ToHaveCompareCondition(*op, Operand::Number(*n)),
+                ));
+            } else if *n >= 0.0 {
+                out.push(Constraint::new(
+                    me,
+                    Check::ToHaveLengthCondition(*op, n.round() as usize),
+                ));
+            }
+        }
+        if found.is_empty() {
+            let len = value.chars().count();
+            let num: Option<f64> = value.trim().parse().ok();
+            if has("too short") {
+                out.push(Constraint::new(
+                    me,
+                    Check::ToHaveLengthCondition(CmpOp::Gt, len),
+                ));
+            } else if has("too long") && len > 0 {
+                out.push(Constraint::new(
+                    me,
+                    Check::ToHaveLengthCondition(CmpOp::Lt, len),
+                ));
+            } else if let Some(x) = num.filter(|_| kind == Kind::Number) {
+                if any(&["too small", "too low", "too few"]) {
+                    out.push(Constraint::new(
+                        me,
+                        Check::ToHaveCompareCondition(CmpOp::Gt, Operand::Number(x)),
+                    ));
+                } else if any(&["too large", "too high", "too big", "too many"]) {
+                    out.push(Constraint::new(
+                        me,
+                        Check::ToHaveCompareCondition(CmpOp::Lt, Operand::Number(x)),
+                    ));
+                }
+            }
+        }
+    }
+
+    // Character classes.
+    if kind == Kind::Text {
+        let not = (has("no") && any(&["allowed", "permitted"]))
+            || any(&[
+                "not contain",
+                "cannot contain",
+                "can't contain",
+                "must not contain",
+                "should not contain",
+                "not allowed",
+                "are not allowed",
+                "aren't allowed",
+                "not permitted",
+                "must not include",
+                "cannot include",
+                "can't include",
+                "must not have",
+                "cannot have",
+                "can't have",
+                "should not have",
+            ]);
+        let push_class = |out: &mut Vec<Constraint>, check: Check, negated: bool| {
+            let c = Constraint::new(me, check);
+            out.push(if negated { c.negate() } else { c });
+        };
+        if any(&["uppercase", "upper case", "capital*"]) {
+            push_class(
+                &mut out,
+                Check::ToContainUpperCaseChars,
+                not && !has("at least"),
+            );
+        }
+        if any(&["special", "symbol*", "punctuation"]) {
+            push_class(
+                &mut out,
+                Check::ToContainSpecialChars,
+                not && !has("at least"),
+            );
+        }
+        if any(&["space", "spaces", "whitespace", "white space"]) {
+            push_class(&mut out, Check::ToContainWhiteSpace, not);
+        }
+        let contains = any(&[
+            "contain*", "include*", "at least", "have", "has", "with", "one",
+        ]);
+        if any(&[
+            "alphanumeric",
+            "letters and numbers",
+            "letters and digits",
+            "letters or numbers",
+            "letters or digits",
+            "numbers and letters",
+        ]) {
+            push_class(&mut out, Check::ToBeAlphaNumerical, false);
+        } else if any(&[
+            "letters only",
+            "only letters",
+            "alphabetic*",
+            "only contain letters",
+            "only alphabet*",
+        ]) {
+            push_class(&mut out, Check::ToBeAlphabetical, false);
+        } else if any(&["number*", "digit*", "numeral*"]) && contains && !not {
+            // "must contain a number": no template says so.
+            out.push(Constraint::new(me, Check::FreeText(collapse(text))));
+        } else if any(&[
+            "numbers only",
+            "only numbers",
+            "digits only",
+            "only digits",
+            "numeric",
+            "numerical",
+            "a number",
+            "whole number",
+            "only contain numbers",
+            "only contain digits",
+        ]) {
+            push_class(&mut out, Check::ToBeNumerical, false);
+        }
+        if text.contains('@')
+            && any(&[
+                "include*", "contain*", "missing", "need*", "must", "require*",
+            ])
+        {
+            out.push(Constraint::new(me, Check::ToContainChar('@')));
+        }
+        if let Some(s) = quoted_after(
+            text,
+            &["start with", "starts with", "begin with", "begins with"],
+        ) {
+            out.push(Constraint::new(me, Check::ToStartWithString(s)));
+        }
+        if let Some(s) = quoted_after(text, &["end with", "ends with"]) {
+            out.push(Constraint::new(me, Check::ToEndWithString(s)));
+        }
+    }
+
+    if out.is_empty() {
+        let asks = any(&[
+            "required",
+            "blank",
+            "empty",
+            "fill out",
+            "fill in",
+            "missing",
+            "please enter",
+            "please select",
+            "please choose",
+            "please provide",
+            "please check",
+            "must accept",
+            "must agree",
+            "accept the",
+            "agree to",
+            "select one",
+            "select an",
+            "select a",
+            "choose one",
+            "choose a",
+            "enter your",
+            "enter a",
+            "mandatory",
+            "this field",
+            "provide",
+        ]);
+        let judges = any(&[
+            "valid",
+            "invalid",
+            "format",
+            "not a",
+            "not an",
+            "doesn't look",
+            "does not look",
+            "isn't",
+            "incorrect",
+            "wrong",
+            "unrecognized",
+            "not recognized",
+        ]);
+        let nothing = value.trim().is_empty() || (kind == Kind::Check && value == "false");
+        if nothing || (asks && !judges) {
+            out.push(required(field, me));
+        } else {
+            out.push(Constraint::new(me, Check::FreeText(collapse(text))));
+        }
+    }
+    let mut unique: Vec<Constraint> = Vec::new();
+    for c in out {
+        if !unique.contains(&c) {
+            unique.push(c);
+        }
+    }
+    unique
+}

@@ -1,0 +1,537 @@
+//! `curio forms`: every form on one page tested as FormNexus does. For each form: its
+//! FERG, the constraints inferred from markup, semantics and relations, then the
+//! form-testing state machine of `curio-forms` asks for submissions, each made here in a
+//! fresh browser context (fill, submit, read every feedback channel), until its budget
+//! is spent. Every Form Submission State found is replayed before it becomes a test.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use curio_browser::{Browser, BrowserConfig, BrowserError, Outcome, Tab, UserAction};
+use curio_forms::feedback::{Feedback, attach_by_layout, classify};
+use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
+use curio_forms::testing::{FieldState, Observation, field_refs};
+use curio_forms::{
+    Dictionary, Ferg, FieldValue, FillerSolver, HeuristicFiller, LexicalEmbedder, infer_from_markup,
+};
+use curio_page::{DomSnapshot, Field, Form, Page, form_dom};
+use curio_record::ObservationKind;
+use serde::Serialize;
+
+use crate::explore::{RunError, today};
+use crate::forms_export;
+use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
+
+/// How `curio forms` runs.
+#[derive(Debug, Clone)]
+pub struct FormsConfig {
+    /// The page whose forms are tested.
+    pub url: String,
+    pub browser: BrowserConfig,
+    pub seed: u64,
+    pub dictionary: Dictionary,
+    pub session: SessionConfig,
+    /// Times each Form Submission State is submitted again before it becomes a test;
+    /// a test is marked flaky unless every replay gives the same state.
+    pub replays: u32,
+    /// Only the forms whose index (0-based, in page order) is listed; all when empty.
+    pub only: Vec<usize>,
+    pub out_dir: PathBuf,
+}
+
+/// Progress, as it happens.
+#[derive(Debug, Clone)]
+pub enum FormsEvent {
+    /// Form `form` (index on the page) is being tested.
+    Form {
+        form: usize,
+        title: String,
+        fields: usize,
+        constraints: usize,
+    },
+    /// One submission and the state it reached.
+    Submitted {
+        form: usize,
+        purpose: String,
+        signature: String,
+        new_state: bool,
+    },
+}
+
+/// One step of a form test: a field given a value, by its index in the form.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fill {
+    pub field: usize,
+    pub value: FieldValue,
+}
+
+/// A Form Submission State made into a test, with what its replays showed.
+#[derive(Debug, Clone, Serialize)]
+pub struct FssTest {
+    /// Index into the report's `fss`.
+    pub fss: usize,
+    pub fills: Vec<Fill>,
+    /// Where the submission led; the expectation of a successful one that navigates.
+    pub url_after: String,
+    pub replays: u32,
+    /// Replays that reached the same state.
+    pub reproduced: u32,
+}
+
+/// Everything learnt about one form.
+#[derive(Debug, Clone, Serialize)]
+pub struct FormResult {
+    /// Index of the form on the page.
+    pub index: usize,
+    pub title: String,
+    pub form: Form,
+    /// The name each field has in constraints, by field index.
+    pub refs: Vec<String>,
+    /// What the FERG attached to each field, best first.
+    pub context: Vec<Vec<String>>,
+    pub inferred: Vec<InferredRule>,
+    pub report: FormReport,
+    pub tests: Vec<FssTest>,
+    /// Attempts that could not be made or read (a submit button that does nothing, a
+    /// page gone mid-fill), with what happened; the form's testing went on.
+    pub problems: Vec<String>,
+    pub seconds: f64,
+}
+
+/// A constraint as inferred, before the form had its say.
+#[derive(Debug, Clone, Serialize)]
+pub struct InferredRule {
+    pub constraint: String,
+    pub source: String,
+}
+
+/// What `curio forms` found on the page.
+#[derive(Debug, Clone, Serialize)]
+pub struct FormsOutcome {
+    pub url: String,
+    pub browser: String,
+    pub forms: Vec<FormResult>,
+    /// Where the results were written.
+    #[serde(skip)]
+    pub json: PathBuf,
+}
+
+/// Tests every form on `config.url`. A page without a form is an error (`NoForms`); an
+/// attempt that goes wrong is recorded in the form's `problems` and the testing goes on.
+pub async fn test_forms(
+    config: FormsConfig,
+    on_event: &mut (dyn FnMut(FormsEvent) + Send),
+) -> Result<FormsOutcome, RunError> {
+    std::fs::create_dir_all(&config.out_dir).map_err(|source| RunError::Output {
+        path: config.out_dir.clone(),
+        source,
+    })?;
+    let browser = Browser::start(config.browser.clone()).await?;
+    let result = run(&browser, &config, on_event).await;
+    browser.close().await;
+    let forms = result?;
+    let outcome = FormsOutcome {
+        url: config.url.clone(),
+        browser: String::new(),
+        forms,
+        json: config.out_dir.join("forms.json"),
+    };
+    forms_export::write_tests(&config.out_dir.join("tests"), &outcome)?;
+    let text = serde_json::to_string_pretty(&outcome).unwrap_or_default();
+    std::fs::write(&outcome.json, text).map_err(|source| RunError::Output {
+        path: outcome.json.clone(),
+        source,
+    })?;
+    Ok(outcome)
+}
+
+async fn run(
+    browser: &Browser,
+    config: &FormsConfig,
+    on_event: &mut (dyn FnMut(FormsEvent) + Send),
+) -> Result<Vec<FormResult>, RunError> {
+    let browser_error = |source| RunError::Browser {
+        url: config.url.clone(),
+        source,
+    };
+    let mut tab = browser.new_tab().await.map_err(browser_error)?;
+    let loaded = tab.goto(&config.url).await.map_err(browser_error)?;
+    if let Some(reason) = unreachable(&loaded) {
+        tab.close().await;
+        return Err(RunError::Unreachable {
+            url: config.url.clone(),
+            reason,
+        });
+    }
+    let capture = tab.snapshot().await.map_err(browser_error);
+    tab.close().await;
+    let capture = capture?;
+    let page = Page::from_snapshot(&capture.snapshot);
+    let testable: Vec<usize> = page
+        .forms
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| {
+            !f.fields.is_empty() && (config.only.is_empty() || config.only.contains(i))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if testable.is_empty() {
+        return Err(RunError::NoForms {
+            url: config.url.clone(),
+        });
+    }
+    let mut results = Vec::new();
+    for index in testable {
+        let result = test_form(browser, config, &page, &capture.snapshot, index, on_event)
+            .await
+            .map_err(browser_error)?;
+        results.push(result);
+    }
+    Ok(results)
+}
+
+/// Why a first load failed, if it did.
+fn unreachable(outcome: &Outcome) -> Option<String> {
+    if let Some(e) = &outcome.navigation_error {
+        return Some(e.clone());
+    }
+    let status = outcome
+        .responses
+        .iter()
+        .find(|r| r.resource_type == "Document" && r.url == outcome.url_after)
+        .map(|r| r.status);
+    match status {
+        Some(s) if s >= 400 => Some(format!("HTTP {s}")),
+        _ => None,
+    }
+}
+
+async fn test_form(
+    browser: &Browser,
+    config: &FormsConfig,
+    page: &Page,
+    snapshot: &DomSnapshot,
+    index: usize,
+    on_event: &mut (dyn FnMut(FormsEvent) + Send),
+) -> Result<FormResult, BrowserError> {
+    let started = Instant::now();
+    let form = page.forms[index].clone();
+    let refs = field_refs(&form);
+    let dom = form_dom(snapshot, page, form.id);
+    let embedder = LexicalEmbedder;
+    let ferg = Ferg::build(&form, &dom, &embedder, config.seed);
+    let inferred = infer_from_markup(&form);
+    let title = form
+        .title
+        .clone()
+        .or_else(|| form.name.clone())
+        .unwrap_or_else(|| format!("form {}", index + 1));
+    on_event(FormsEvent::Form {
+        form: index,
+        title: title.clone(),
+        fields: form.fields.len(),
+        constraints: inferred.len(),
+    });
+    let constraints = inferred.clone();
+    let mut session = FormSession::new(
+        form.clone(),
+        constraints,
+        config.session.clone(),
+        config.seed ^ index as u64,
+    );
+    let mut solver = FillerSolver::new(HeuristicFiller::new(config.dictionary.clone(), today()));
+    let mut problems = Vec::new();
+    let mut attempts: Vec<(Vec<FieldValue>, String, String)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    while let Some(submission) = session.next(&mut solver) {
+        if started.elapsed() > FORM_BUDGET {
+            problems.push(format!(
+                "stopped after {FORM_BUDGET:?}: the form's time budget"
+            ));
+            break;
+        }
+        let purpose = describe(&submission.purpose, &session_constraint_names(&session));
+        let attempt = submit(browser, &config.url, &form, &submission.values).await?;
+        let feedback = match attempt {
+            Attempt::Observed(obs) => {
+                let fields_now = obs.fields.clone();
+                let layout = attach_by_layout(&form, &fields_now);
+                let attach =
+                    |text: &str, rect| layout(text, rect).or_else(|| ferg.attach(text, rect));
+                let feedback = classify(&form, &obs, &attach);
+                let signature = feedback.signature(&refs);
+                attempts.push((
+                    submission.values.clone(),
+                    signature.clone(),
+                    obs.url_after.clone(),
+                ));
+                let new_state = seen.insert(signature.clone());
+                on_event(FormsEvent::Submitted {
+                    form: index,
+                    purpose,
+                    signature,
+                    new_state,
+                });
+                feedback
+            }
+            Attempt::Failed(why) => {
+                problems.push(format!("{purpose}: {why}"));
+                Feedback::unknown()
+            }
+        };
+        session.observe(feedback);
+    }
+    let report = session.report();
+    let mut tests = Vec::new();
+    for (n, fss) in report.fss.iter().enumerate() {
+        let url_after = attempts
+            .iter()
+            .find(|(values, sig, _)| *values == fss.values && *sig == fss.signature)
+            .map(|(_, _, url)| url.clone())
+            .unwrap_or_default();
+        let mut reproduced = 0;
+        for _ in 0..config.replays {
+            if let Attempt::Observed(obs) = submit(browser, &config.url, &form, &fss.values).await?
+            {
+                let layout = attach_by_layout(&form, &obs.fields);
+                let attach =
+                    |text: &str, rect| layout(text, rect).or_else(|| ferg.attach(text, rect));
+                if classify(&form, &obs, &attach).signature(&refs) == fss.signature {
+                    reproduced += 1;
+                }
+            }
+        }
+        tests.push(FssTest {
+            fss: n,
+            fills: fills(&form, &fss.values),
+            url_after,
+            replays: config.replays,
+            reproduced,
+        });
+    }
+    let context = (0..form.fields.len()).map(|i| ferg.context(i)).collect();
+    Ok(FormResult {
+        index,
+        title,
+        refs,
+        context,
+        inferred: inferred
+            .iter()
+            .map(|c| InferredRule {
+                constraint: c.to_string(),
+                source: "markup".into(),
+            })
+            .collect(),
+        report,
+        tests,
+        problems,
+        seconds: started.elapsed().as_secs_f64(),
+        form,
+    })
+}
+
+fn session_constraint_names(session: &FormSession) -> Vec<String> {
+    (0..)
+        .map_while(|i| session.constraint(i).map(ToString::to_string))
+        .collect()
+}
+
+/// A short account of why a submission is made.
+fn describe(purpose: &Purpose, constraints: &[String]) -> String {
+    match purpose {
+        Purpose::Reach => "reach success".into(),
+        Purpose::Negate(i) => format!("negate {}", constraints.get(*i).map_or("?", String::as_str)),
+        Purpose::Probe(p) => format!("probe {p:?}"),
+    }
+}
+
+/// The fills that give the form these values, skipping checkboxes left as they are.
+fn fills(form: &Form, values: &[FieldValue]) -> Vec<Fill> {
+    form.fields
+        .iter()
+        .zip(values)
+        .enumerate()
+        .filter(
+            |(_, (field, value))| !matches!(value, FieldValue::Check(on) if *on == field.checked),
+        )
+        .map(|(i, (_, value))| Fill {
+            field: i,
+            value: value.clone(),
+        })
+        .collect()
+}
+
+/// How one submission went.
+enum Attempt {
+    Observed(Observation),
+    /// It could not be made (the form or a field is gone, the page went away mid-fill,
+    /// no submit button): why.
+    Failed(String),
+}
+
+/// Opens `url` in a fresh browser context, gives the form `values`, submits it and reads
+/// every channel of feedback.
+async fn submit(
+    browser: &Browser,
+    url: &str,
+    form: &Form,
+    values: &[FieldValue],
+) -> Result<Attempt, BrowserError> {
+    let mut tab = browser.new_tab().await?;
+    let attempt = submit_in(&mut tab, url, form, values).await;
+    tab.close().await;
+    attempt
+}
+
+async fn submit_in(
+    tab: &mut Tab,
+    url: &str,
+    form: &Form,
+    values: &[FieldValue],
+) -> Result<Attempt, BrowserError> {
+    let loaded = tab.goto(url).await?;
+    if let Some(why) = unreachable(&loaded) {
+        return Ok(Attempt::Failed(format!("{url} did not load: {why}")));
+    }
+    let capture = tab.snapshot().await?;
+    let page = Page::from_snapshot(&capture.snapshot);
+    let Some(now) = same_form(&page, form) else {
+        return Ok(Attempt::Failed(format!("the form is no longer on {url}")));
+    };
+    for (field, value) in now.fields.iter().zip(values) {
+        let Some(action) = action_for(field, value) else {
+            continue;
+        };
+        match tab.perform(&action).await {
+            Ok(outcome) if outcome.navigated() => {
+                return Ok(Attempt::Failed(format!(
+                    "the page navigated away to {} while filling {}",
+                    outcome.url_after, field.target.locator
+                )));
+            }
+            Ok(_) => {}
+            Err(BrowserError::Stale { locator, .. }) => {
+                return Ok(Attempt::Failed(format!(
+                    "{locator} went away while filling"
+                )));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let Some(submit) = now.submit.clone() else {
+        return Ok(Attempt::Failed("the form has no submit button".into()));
+    };
+    let texts_before = forms_js::texts(tab.evaluate(WATCH).await?);
+    let url_before = tab.url();
+    let outcome = match tab.perform(&UserAction::Click(submit.clone())).await {
+        Ok(o) => o,
+        Err(BrowserError::Stale { locator, .. }) => {
+            return Ok(Attempt::Failed(format!(
+                "{locator} went away before submitting"
+            )));
+        }
+        Err(e) => return Err(e),
+    };
+    let selectors: Vec<String> = now
+        .fields
+        .iter()
+        .map(|f| f.target.selector.clone())
+        .collect();
+    let mut read: Read = match tab.evaluate(&forms_js::read_expression(&selectors)).await {
+        Ok(v) => forms_js::read(v),
+        Err(_) => Read::default(),
+    };
+    if !read.watched {
+        read.texts = tab
+            .evaluate(TEXTS_ONLY)
+            .await
+            .map(forms_js::texts)
+            .unwrap_or_default();
+    }
+    let mut fields = read.fields;
+    fields.resize(form.fields.len(), FieldState::default());
+    let statuses = outcome
+        .responses
+        .iter()
+        .filter(|r| r.in_scope && matches!(r.resource_type.as_str(), "Document" | "XHR" | "Fetch"))
+        .map(|r| r.status)
+        .collect();
+    let dialogs = outcome
+        .observations
+        .iter()
+        .filter(|o| o.kind == ObservationKind::Dialog)
+        .map(|o| o.message.clone())
+        .collect();
+    Ok(Attempt::Observed(Observation {
+        url_before,
+        url_after: outcome.url_after.clone(),
+        navigated: outcome.navigated(),
+        texts_before,
+        texts_after: read.texts,
+        added_texts: read.added,
+        fields,
+        statuses,
+        dialogs,
+        timed_out: outcome.settle_timed_out,
+    }))
+}
+
+/// The form on a fresh load of the page that is `form`: same key, else same position
+/// with the same number of fields.
+fn same_form<'p>(page: &'p Page, form: &Form) -> Option<&'p Form> {
+    page.forms.iter().find(|f| f.key == form.key).or_else(|| {
+        page.forms
+            .get(form.id.0)
+            .filter(|f| f.fields.len() == form.fields.len())
+    })
+}
+
+/// The user action that gives `field` the value; `None` when it already has it.
+fn action_for(field: &Field, value: &FieldValue) -> Option<UserAction> {
+    let target = field.target.clone();
+    match value {
+        FieldValue::Text(v) => Some(UserAction::Fill(
+            target,
+            v.clone(),
+            field.input_type.clone(),
+        )),
+        // A radio group is one field at its first radio: check the radio with the value.
+        FieldValue::Select(v) if field.input_type == "radio" => {
+            if v.is_empty() {
+                return None;
+            }
+            let name = field.name.as_deref().unwrap_or_default();
+            let selector = format!(
+                "input[type=radio][name={}][value={}]",
+                css_string(name),
+                css_string(v)
+            );
+            Some(UserAction::Check(curio_page::Target {
+                backend_node_id: 0,
+                selector,
+                locator: format!("radio {v:?}"),
+                ..target
+            }))
+        }
+        FieldValue::Select(v) => Some(UserAction::Select(target, v.clone())),
+        FieldValue::Check(on) if *on != field.checked => Some(UserAction::Check(target)),
+        FieldValue::Check(_) => None,
+    }
+}
+
+/// How long a whole form may take before its session is cut short.
+const FORM_BUDGET: Duration = Duration::from_secs(120);
+
+/// A CSS string literal.
+fn css_string(s: &str) -> String {
+    let escaped: String = s
+        .chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            '\n' => "\\a ".chars().collect(),
+            c => vec![c],
+        })
+        .collect();
+    format!("\"{escaped}\"")
+}
