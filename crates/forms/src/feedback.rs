@@ -553,7 +553,8 @@ fn has_area(r: Rect) -> bool {
     r.width > 0.0 && r.height > 0.0
 }
 
-/// The path of a URL, without scheme, host, query and fragment, trailing `/` dropped.
+/// The path of a URL, without scheme, host, query and fragment, trailing `/` dropped; a
+/// fragment route (`#/thanks`, `#!/thanks`) is part of the path.
 fn path_of(url: &str) -> String {
     let rest = match url.find("://") {
         Some(i) => {
@@ -562,13 +563,20 @@ fn path_of(url: &str) -> String {
         }
         None => url,
     };
-    let end = rest.find(['?', '#']).unwrap_or(rest.len());
-    let path = rest[..end].trim_end_matches('/');
-    if path.is_empty() {
+    let (main, fragment) = rest.split_once('#').unwrap_or((rest, ""));
+    let main = main.split('?').next().unwrap_or("").trim_end_matches('/');
+    let mut path = if main.is_empty() {
         "/".to_string()
     } else {
-        path.to_string()
+        main.to_string()
+    };
+    let route = fragment.strip_prefix('!').unwrap_or(fragment);
+    if route.starts_with('/') {
+        let route = route.split('?').next().unwrap_or("").trim_end_matches('/');
+        path.push('#');
+        path.push_str(route);
     }
+    path
 }
 
 /// Path with runs of digits as `N`, case kept.
@@ -815,7 +823,13 @@ pub fn classify(
     let typed: Vec<usize> = (0..n)
         .filter(|&i| is_typed(&form.fields[i].input_type) && present(i))
         .collect();
+    // Emptied fields count when the page visibly changed too: a form that does nothing
+    // with empty values is no success.
+    let changed = !obs.added_texts.is_empty()
+        || !fresh(&obs.texts_before, &obs.texts_after).is_empty()
+        || !fresh(&obs.texts_after, &obs.texts_before).is_empty();
     let cleared = !obs.navigated
+        && changed
         && !typed.is_empty()
         && typed.iter().all(|&i| obs.fields[i].value.is_empty());
     let replaced = !obs.navigated && fields_known && !form_present;

@@ -300,10 +300,34 @@ fn a_cleared_form_with_thanks_is_a_success() {
     let fb = judge(&obs);
     assert_eq!(fb.outcome, Outcome::Success);
     assert_eq!(fb.messages.len(), 1);
-    // Cleared alone is enough.
+    // Cleared with any change of the page is enough, even a wording without keyword.
     let mut obs = stayed();
     obs.fields = fields_with(["", "", ""]);
+    obs.texts_after
+        .push(text("We will get back to you soon", 100.0, 380.0));
     assert_eq!(judge(&obs).outcome, Outcome::Success);
+    // Empty fields and nothing else changed: nothing tells.
+    let mut obs = stayed();
+    obs.fields = fields_with(["", "", ""]);
+    assert_eq!(judge(&obs).outcome, Outcome::Unknown);
+}
+
+#[test]
+fn paths_and_fragment_routes() {
+    assert_eq!(path_of("http://a.test/signup?x=1#top"), "/signup");
+    assert_eq!(path_of("http://a.test/"), "/");
+    assert_eq!(path_of("http://a.test"), "/");
+    assert_eq!(path_of("http://a.test/#/thanks"), "/#/thanks");
+    assert_eq!(
+        path_of("http://a.test/app#!/orders/12?x"),
+        "/app#/orders/12"
+    );
+    let mut obs = stayed();
+    obs.url_before = "http://app.test/#/signup".into();
+    obs.url_after = "http://app.test/#/welcome".into();
+    let fb = judge(&obs);
+    assert_eq!(fb.outcome, Outcome::Success);
+    assert_eq!(fb.moved_to.as_deref(), Some("/#/welcome"));
 }
 
 #[test]
