@@ -399,10 +399,10 @@ impl FormSession {
         submission
     }
 
-    /// The state of `feedback` (index into `fss`), recorded when new.
-    /// Submissions whose messages differ only in the values they quote back are the same
-    /// state; the state keeps the signature of its first submission as is, which a
-    /// replay of its values reproduces.
+    /// The state of `feedback` (index into `fss`), recorded when new. Submissions whose
+    /// messages differ only in the values they quote back are the same state; the state
+    /// keeps the signature of its first submission as is, which a replay of its values
+    /// reproduces.
     fn record(&mut self, feedback: &Feedback, submission: &Submission) -> usize {
         let signature = feedback.signature(&self.refs);
         let typed: Vec<String> = submission
@@ -499,6 +499,7 @@ impl FormSession {
                 .or_else(|| self.attempts.iter().find(|a| a.purpose == Purpose::Reach))
                 .map(|a| (a.values.clone(), a.outcome, a.fss));
         }
+        // An unobserved attempt's "unknown" is no base to negate from.
         let negatable = matches!(self.base, Some((_, Outcome::Success | Outcome::Unknown, _)))
             && self
                 .attempts

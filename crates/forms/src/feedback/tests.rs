@@ -472,3 +472,17 @@ fn normalisation() {
     assert!(has_phrase(&words("Thanks a lot"), "thank*"));
     assert!(!has_phrase(&words("invalid"), "valid"));
 }
+
+#[test]
+fn layout_composes_with_another_attacher() {
+    // As the runner does: layout first, then a graph for what layout leaves.
+    let form = signup();
+    let mut obs = stayed();
+    obs.texts_after.push(text("Too common", 700.0, 700.0));
+    let layout = attach_by_layout(&form, &obs.fields);
+    let graph = |t: &str, _: Rect| (t == "Too common").then_some(2);
+    let attach = |t: &str, r| layout(t, r).or_else(|| graph(t, r));
+    let fb = classify(&form, &obs, &attach);
+    assert_eq!(fb.messages[0].field, Some(2));
+    assert_eq!(fb.outcome, Outcome::Failure);
+}
