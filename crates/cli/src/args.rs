@@ -168,7 +168,15 @@ pub(crate) struct FormsArgs {
     /// JSON file of input values: {"fields": {"coupon": ["SAVE10"]}, "semantics": {"city": ["Lyon"]}}.
     #[arg(long, value_name = "FILE")]
     pub inputs: Option<PathBuf>,
+    /// Switch a part of form testing off, to measure what it is worth: the form's
+    /// relation graph (hints and message attachment), learning rules from feedback,
+    /// negating each rule, probing each field. Repeatable.
+    #[arg(long, value_name = "PART", value_parser = clap::builder::PossibleValuesParser::new(FORM_PARTS))]
+    pub disable: Vec<String>,
 }
+
+/// Names for `curio forms --disable`.
+pub(crate) const FORM_PARTS: [&str; 4] = ["ferg", "feedback", "negation", "probes"];
 
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Browser")]

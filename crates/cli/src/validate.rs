@@ -199,8 +199,12 @@ pub(crate) fn forms_config(
     let browser_config = browser_config(browser, Scope::new(&url, &[]))
         .coverage(false)
         .build();
+    let off = |part: &str| forms.disable.iter().any(|d| d == part);
     let session = SessionConfig {
         max_submissions: forms.max_submissions as usize,
+        refine: !off("feedback"),
+        negate: !off("negation"),
+        probe: !off("probes"),
         ..SessionConfig::default()
     };
     Ok(FormsConfig {
@@ -212,6 +216,7 @@ pub(crate) fn forms_config(
         replays: forms.replays,
         only: forms.only.iter().map(|n| *n as usize - 1).collect(),
         out_dir: forms.out.clone(),
+        use_ferg: !off("ferg"),
     })
 }
 

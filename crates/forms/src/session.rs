@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use crate::feedback::{self, Channel, Feedback, Message, Outcome, Tone, collapse, has_phrase};
 use crate::filler::FieldValue;
 use crate::lang::{Check, CmpOp, Constraint, Operand};
+use crate::semantic::{Semantic, classify};
 use crate::testing::{ValueSolver, field_refs};
 
 #[cfg(test)]
@@ -49,6 +50,9 @@ pub struct SessionConfig {
     pub negate: bool,
     /// Probe each field with empty, blank, too long and wrong-type values (phase 3).
     pub probe: bool,
+    /// Today, `YYYY-MM-DD`: what "in the past" and "in the future" in a message are
+    /// relative to. Without it such a message becomes a free-text rule.
+    pub today: Option<String>,
 }
 
 impl Default for SessionConfig {
@@ -59,6 +63,7 @@ impl Default for SessionConfig {
             refine: true,
             negate: true,
             probe: true,
+            today: None,
         }
     }
 }
@@ -75,13 +80,24 @@ pub enum Probe {
     TooLong(usize),
     /// Letters in a number field, digits in a name, ...
     OtherType(usize),
+    /// An unchecked box checked, and the optional field right after it (the one a box
+    /// usually reveals or makes required) left empty.
+    Toggle(usize),
+    /// The first field given the value of the second, an earlier field of the same
+    /// meaning (a second leg leaving from where the first left).
+    SameAs(usize, usize),
 }
 
 impl Probe {
     /// The field probed.
     pub fn field(self) -> usize {
         match self {
-            Probe::Empty(f) | Probe::Whitespace(f) | Probe::TooLong(f) | Probe::OtherType(f) => f,
+            Probe::Empty(f)
+            | Probe::Whitespace(f)
+            | Probe::TooLong(f)
+            | Probe::OtherType(f)
+            | Probe::Toggle(f)
+            | Probe::SameAs(f, _) => f,
         }
     }
 }
@@ -616,6 +632,42 @@ impl FormSession {
                 }
             }
         }
+        // Boxes that change what else the form asks for.
+        for (f, field) in self.form.fields.iter().enumerate() {
+            if kind_of(field) == Kind::Check
+                && !field.readonly
+                && base.get(f) == Some(&FieldValue::Check(false))
+            {
+                probes.push_back(Probe::Toggle(f));
+            }
+        }
+        // Fields of one meaning given the same value, unless a rule already relates them.
+        let sems: Vec<Semantic> = self.form.fields.iter().map(classify).collect();
+        for f in 0..self.form.fields.len() {
+            for g in 0..f {
+                let alike = sems[f] == sems[g]
+                    && matches!(
+                        sems[f],
+                        Semantic::City
+                            | Semantic::Country
+                            | Semantic::Region
+                            | Semantic::Date
+                            | Semantic::Email
+                            | Semantic::Phone
+                            | Semantic::PersonName
+                    )
+                    && same_kind(&self.form.fields[f], &self.form.fields[g]);
+                let related = self.entries.iter().any(|e| {
+                    let c = &e.constraint;
+                    let names = [self.refs[f].as_str(), self.refs[g].as_str()];
+                    names.contains(&c.field.as_str())
+                        && c.related_fields().iter().any(|r| names.contains(r))
+                });
+                if alike && !related && base.get(f) != base.get(g) {
+                    probes.push_back(Probe::SameAs(f, g));
+                }
+            }
+        }
         self.probes = probes;
         self.phase = Phase::Probe;
     }
@@ -646,9 +698,21 @@ impl FormSession {
     fn probe_values(&self, probe: Probe) -> Option<Vec<FieldValue>> {
         let (base, _, _) = self.base.as_ref()?;
         let f = probe.field();
-        let value = probe_value(self.form.fields.get(f)?, base.get(f)?, probe)?;
         let mut values = base.clone();
-        values[f] = value;
+        match probe {
+            Probe::Toggle(_) => {
+                values[f] = FieldValue::Check(true);
+                let next = f + 1;
+                if let Some(field) = self.form.fields.get(next)
+                    && !field.required
+                    && matches!(kind_of(field), Kind::Text | Kind::Number | Kind::Date)
+                {
+                    values[next] = FieldValue::Text(String::new());
+                }
+            }
+            Probe::SameAs(_, g) => values[f] = base.get(g)?.clone(),
+            _ => values[f] = probe_value(self.form.fields.get(f)?, base.get(f)?, probe)?,
+        }
         if self.attempts.iter().any(|a| a.values == values) {
             return None;
         }
@@ -686,7 +750,8 @@ impl FormSession {
                 continue;
             }
             let value = values.get(f).map(FieldValue::as_string).unwrap_or_default();
-            for c in rules(&self.form, &self.refs, f, &m.text, &value) {
+            let today = self.config.today.as_deref();
+            for c in rules_from_text(&self.form, &self.refs, f, &m.text, &value, today) {
                 self.add(c);
             }
         }
@@ -848,7 +913,11 @@ fn probe_value(field: &Field, base: &FieldValue, probe: Probe) -> Option<FieldVa
                 text("12345".into())
             }
         }
-        Probe::Whitespace(_) | Probe::TooLong(_) | Probe::OtherType(_) => None,
+        Probe::Whitespace(_)
+        | Probe::TooLong(_)
+        | Probe::OtherType(_)
+        | Probe::Toggle(_)
+        | Probe::SameAs(..) => None,
     }
 }
 
@@ -1181,8 +1250,16 @@ fn quoted_after(text: &str, phrases: &[&str]) -> Option<String> {
     None
 }
 
-/// Constraints on field `f` read from a message about it; `value` is what it was given.
-fn rules(form: &Form, refs: &[String], f: usize, text: &str, value: &str) -> Vec<Constraint> {
+/// The constraints a text about field `f` states (a message after a submission, `value`
+/// being what the field held then, or a hint before any).
+pub(crate) fn rules_from_text(
+    form: &Form,
+    refs: &[String],
+    f: usize,
+    text: &str,
+    value: &str,
+    today: Option<&str>,
+) -> Vec<Constraint> {
     let w = feedback::words(text);
     let has = |p: &str| has_phrase(&w, p);
     let any = |ps: &[&str]| ps.iter().any(|p| has(p));
@@ -1298,7 +1375,30 @@ fn rules(form: &Form, refs: &[String], f: usize, text: &str, value: &str) -> Vec
         }
     }
     if datey && any(&["future", "past", "today"]) && out.is_empty() {
-        out.push(Constraint::new(me, Check::FreeText(collapse(text))));
+        // "cannot be in the past", "must be a future date", "can't be in the future".
+        let denies = any(&[
+            "cannot",
+            "can't",
+            "must not",
+            "should not",
+            "not be",
+            "not in",
+            "no",
+        ]);
+        let op = match (has("future"), has("past") || has("today"), denies) {
+            (true, false, false) => Some(CmpOp::Gt),
+            (true, false, true) => Some(CmpOp::Le),
+            (false, true, false) if has("past") => Some(CmpOp::Lt),
+            (false, true, true) => Some(CmpOp::Ge),
+            _ => None,
+        };
+        match (op, today) {
+            (Some(op), Some(day)) => out.push(Constraint::new(
+                me,
+                Check::ToHaveCompareCondition(op, Operand::Str(day.to_string())),
+            )),
+            _ => out.push(Constraint::new(me, Check::FreeText(collapse(text)))),
+        }
     }
 
     // Bounds from numbers: of the length, or of the value.

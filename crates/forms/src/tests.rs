@@ -13,7 +13,7 @@ use crate::{
 
 const TODAY: (i32, u32, u32) = (2025, 6, 15);
 
-fn input(input_type: &str) -> Field {
+pub(crate) fn input(input_type: &str) -> Field {
     let tag = match input_type {
         "textarea" => "textarea",
         "select-one" | "select-multiple" => "select",
@@ -50,7 +50,7 @@ fn input(input_type: &str) -> Field {
 }
 
 /// Chainable setters for hand-built fields.
-trait Build: Sized {
+pub(crate) trait Build: Sized {
     fn label(self, text: &str) -> Self;
     fn name(self, name: &str) -> Self;
     fn placeholder(self, text: &str) -> Self;
@@ -142,7 +142,7 @@ impl Build for Field {
     }
 }
 
-fn form(fields: Vec<Field>) -> Form {
+pub(crate) fn form(fields: Vec<Field>) -> Form {
     Form {
         id: FormId(0),
         key: ElementKey("form|test".into()),

@@ -12,7 +12,7 @@ use curio_forms::feedback::{Feedback, attach_by_layout, classify};
 use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
 use curio_forms::testing::{FieldState, Observation, field_refs};
 use curio_forms::{
-    Dictionary, Ferg, FieldValue, FillerSolver, HeuristicFiller, LexicalEmbedder, infer_from_markup,
+    ConstraintSolver, Dictionary, Ferg, FieldValue, HeuristicFiller, LexicalEmbedder, infer,
 };
 use curio_page::{DomSnapshot, Field, Form, Page, form_dom};
 use curio_record::ObservationKind;
@@ -37,6 +37,10 @@ pub struct FormsConfig {
     /// Only the forms whose index (0-based, in page order) is listed; all when empty.
     pub only: Vec<usize>,
     pub out_dir: PathBuf,
+    /// Read each field's context from the Form Entity Relation Graph (its hints, and
+    /// messages attached by it); without, only the field's own label and placeholder,
+    /// and messages attached by layout alone (the ablation of FormNexus' Table 4).
+    pub use_ferg: bool,
 }
 
 /// Progress, as it happens.
@@ -95,7 +99,10 @@ pub struct FormResult {
     /// Attempts that could not be made or read (a submit button that does nothing, a
     /// page gone mid-fill), with what happened; the form's testing went on.
     pub problems: Vec<String>,
+    /// Wall time of the whole test of the form, replays included.
     pub seconds: f64,
+    /// Wall time until the session was over: inference, every submission, feedback.
+    pub session_seconds: f64,
 }
 
 /// A constraint as inferred, before the form had its say.
@@ -221,7 +228,7 @@ async fn test_form(
     let dom = form_dom(snapshot, page, form.id);
     let embedder = LexicalEmbedder;
     let ferg = Ferg::build(&form, &dom, &embedder, config.seed);
-    let inferred = infer_from_markup(&form);
+    let inferred = infer(&form, config.use_ferg.then_some(&ferg), today());
     let title = form
         .title
         .clone()
@@ -234,13 +241,19 @@ async fn test_form(
         constraints: inferred.len(),
     });
     let constraints = inferred.clone();
+    let (y, m, d) = today();
+    let session_config = SessionConfig {
+        today: Some(format!("{y:04}-{m:02}-{d:02}")),
+        ..config.session.clone()
+    };
     let mut session = FormSession::new(
         form.clone(),
         constraints,
-        config.session.clone(),
+        session_config,
         config.seed ^ index as u64,
     );
-    let mut solver = FillerSolver::new(HeuristicFiller::new(config.dictionary.clone(), today()));
+    let mut solver =
+        ConstraintSolver::new(HeuristicFiller::new(config.dictionary.clone(), today()));
     let mut problems = Vec::new();
     let mut attempts: Vec<(Vec<FieldValue>, String, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -257,8 +270,15 @@ async fn test_form(
             Attempt::Observed(obs) => {
                 let fields_now = obs.fields.clone();
                 let layout = attach_by_layout(&form, &fields_now);
-                let attach =
-                    |text: &str, rect| layout(text, rect).or_else(|| ferg.attach(text, rect));
+                let attach = |text: &str, rect| {
+                    layout(text, rect).or_else(|| {
+                        if config.use_ferg {
+                            ferg.attach(text, rect)
+                        } else {
+                            None
+                        }
+                    })
+                };
                 let feedback = classify(&form, &obs, &attach);
                 let signature = feedback.signature(&refs);
                 attempts.push((
@@ -283,6 +303,7 @@ async fn test_form(
         session.observe(feedback);
     }
     let report = session.report();
+    let session_seconds = started.elapsed().as_secs_f64();
     let mut tests = Vec::new();
     for (n, fss) in report.fss.iter().enumerate() {
         let url_after = attempts
@@ -295,8 +316,15 @@ async fn test_form(
             if let Attempt::Observed(obs) = submit(browser, &config.url, &form, &fss.values).await?
             {
                 let layout = attach_by_layout(&form, &obs.fields);
-                let attach =
-                    |text: &str, rect| layout(text, rect).or_else(|| ferg.attach(text, rect));
+                let attach = |text: &str, rect| {
+                    layout(text, rect).or_else(|| {
+                        if config.use_ferg {
+                            ferg.attach(text, rect)
+                        } else {
+                            None
+                        }
+                    })
+                };
                 if classify(&form, &obs, &attach).signature(&refs) == fss.signature {
                     reproduced += 1;
                 }
@@ -320,13 +348,14 @@ async fn test_form(
             .iter()
             .map(|c| InferredRule {
                 constraint: c.to_string(),
-                source: "markup".into(),
+                source: "inferred".into(),
             })
             .collect(),
         report,
         tests,
         problems,
         seconds: started.elapsed().as_secs_f64(),
+        session_seconds,
         form,
     })
 }

@@ -614,10 +614,17 @@ fn report_serialises_to_json() {
 }
 
 fn rules_for(form: &Form, f: usize, message: &str, value: &str) -> Vec<String> {
-    rules(form, &field_refs(form), f, message, value)
-        .iter()
-        .map(ToString::to_string)
-        .collect()
+    rules_from_text(
+        form,
+        &field_refs(form),
+        f,
+        message,
+        value,
+        Some("2026-12-04"),
+    )
+    .iter()
+    .map(ToString::to_string)
+    .collect()
 }
 
 #[test]
@@ -645,6 +652,24 @@ fn rules_read_from_messages() {
             "Hmm, really?",
             "",
             &["expect(field('name')).toBeTruthy()"],
+        ),
+        (
+            4,
+            "The start date cannot be in the past",
+            "2020-01-01",
+            &["expect(field('start')).toHaveCompareCondition('>=', '2026-12-04')"],
+        ),
+        (
+            4,
+            "Please pick a date in the future.",
+            "2020-01-01",
+            &["expect(field('start')).toHaveCompareCondition('>', '2026-12-04')"],
+        ),
+        (
+            5,
+            "An end date can't be in the future",
+            "2030-01-01",
+            &["expect(field('end')).toHaveCompareCondition('<=', '2026-12-04')"],
         ),
         (
             2,
@@ -842,4 +867,57 @@ fn a_failure_about_another_field_confirms_nothing() {
     assert_eq!(session.report().constraints[0].verdict, Verdict::Confirmed);
     session.judge(0, Outcome::Success, None, None);
     assert_eq!(session.report().constraints[0].verdict, Verdict::Refuted);
+}
+
+/// A trip of two legs and a guest box: the server refuses a second leg leaving from
+/// where the first left, and a ticked guest box without the guest's name.
+fn trip_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
+    let v: Vec<String> = values.iter().map(FieldValue::as_string).collect();
+    let mut errors = Vec::new();
+    for (f, value) in v.iter().enumerate().take(4) {
+        if value.trim().is_empty() {
+            errors.push((Some(f), "Where to? We need a city here".to_string()));
+        }
+    }
+    if !v[0].is_empty() && v[2] == v[0] {
+        errors.push((Some(2), format!("You are already departing from {}", v[0])));
+    }
+    if v[4] == "true" && v[5].trim().is_empty() {
+        errors.push((Some(5), "Tell us who is coming with you".to_string()));
+    }
+    errors
+}
+
+#[test]
+fn probes_try_alike_fields_equal_and_boxes_ticked() {
+    let form = form_of(&[
+        ("from1", "text", "From (city)"),
+        ("to1", "text", "To (city)"),
+        ("from2", "text", "From (city)"),
+        ("to2", "text", "To (city)"),
+        ("guest", "checkbox", "Bringing a guest"),
+        ("guest_name", "text", "Guest name"),
+    ]);
+    let mut session = FormSession::new(form.clone(), vec![], SessionConfig::default(), 3);
+    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
+    let mut solver = crate::ConstraintSolver::new(filler);
+    let mut purposes = Vec::new();
+    while let Some(sub) = session.next(&mut solver) {
+        purposes.push(sub.purpose);
+        let obs = observe(&form, &sub.values, trip_server(&sub.values));
+        let layout = attach_by_layout(&form, &obs.fields);
+        session.observe(classify(&form, &obs, &layout));
+    }
+    let report = session.report();
+    let said = |start: &str| {
+        report
+            .fss
+            .iter()
+            .any(|s| s.messages.iter().any(|m| m.text.starts_with(start)))
+    };
+    assert!(report.reached, "{purposes:?}");
+    assert!(said("You are already departing from"), "{purposes:?}");
+    assert!(said("Tell us who is coming"), "{purposes:?}");
+    assert!(purposes.contains(&Purpose::Probe(Probe::SameAs(2, 0))));
+    assert!(purposes.contains(&Purpose::Probe(Probe::Toggle(4))));
 }
