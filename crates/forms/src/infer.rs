@@ -239,21 +239,34 @@ fn hint_rules(form: &Form, refs: &[String], i: usize, text: &str, today: &str) -
         .iter()
         .any(|w| joined.contains(&format!(" {w} ")))
     {
+        // A hint may be about the form rather than the field ("up to two flights"):
+        // a length needs a unit, a bound a field that holds numbers or dates.
+        let unit = [
+            "character",
+            "characters",
+            "chars",
+            "letters",
+            "digits",
+            "long",
+        ]
+        .iter()
+        .any(|u| joined.contains(&format!(" {u} ")));
+        let field = &form.fields[i];
+        let scalar = matches!(
+            field.input_type.as_str(),
+            "number" | "range" | "date" | "datetime-local" | "month" | "week" | "time"
+        ) || classify(field).is_scalar();
+        let today = Some(today).filter(|t| !t.is_empty());
         out.extend(
-            rules_from_text(
-                form,
-                refs,
-                i,
-                text,
-                "",
-                Some(today).filter(|t| !t.is_empty()),
-            )
-            .into_iter()
-            .filter(|c| {
-                !matches!(c.check, Check::ToBeTruthy | Check::FreeText(_)) || {
-                    matches!(&c.check, Check::FreeText(t) if mentions_digit(t))
-                }
-            }),
+            rules_from_text(form, refs, i, text, "", today)
+                .into_iter()
+                .filter(|c| match &c.check {
+                    Check::ToBeTruthy => false,
+                    Check::FreeText(t) => mentions_digit(t),
+                    Check::ToHaveLengthCondition(..) => unit,
+                    Check::ToHaveCompareCondition(..) => scalar,
+                    _ => true,
+                }),
         );
     }
     if let Some(example) = example_in(text) {
@@ -384,6 +397,14 @@ mod tests {
             ),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn hints_about_the_form_give_no_field_rules() {
+        let from = field("from", "text", "From")
+            .placeholder("Book up to two flights in one trip. Start typing a city.");
+        let got = texts(&infer(&form(vec![from]), None, TODAY));
+        assert!(got.is_empty(), "{got:?}");
     }
 
     #[test]

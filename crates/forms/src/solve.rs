@@ -60,6 +60,26 @@ impl ConstraintSolver {
             })
             .collect();
         let sems: Vec<Semantic> = form.fields.iter().map(classify).collect();
+        // A text input with suggestions takes one of them: apps with a list of cities
+        // or airports tend to know no others.
+        for (f, field) in form.fields.iter().enumerate() {
+            let suggestions = suggestions(field);
+            if let FieldValue::Text(text) = &values[f]
+                && !suggestions.is_empty()
+                && !suggestions.contains(text)
+            {
+                let taken =
+                    |v: &String| (0..f).any(|g| sems[g] == sems[f] && values[g].as_string() == *v);
+                let free: Vec<&String> = suggestions.iter().filter(|v| !taken(v)).collect();
+                let pool = if free.is_empty() {
+                    suggestions.iter().collect()
+                } else {
+                    free
+                };
+                let pick = pool[(rng.next_u32() as usize) % pool.len()].clone();
+                values[f] = FieldValue::Text(pick);
+            }
+        }
         for f in 0..values.len() {
             let FieldValue::Text(text) = &values[f] else {
                 continue;
@@ -70,8 +90,12 @@ impl ConstraintSolver {
             if !repeats {
                 continue;
             }
+            let mut others: Vec<String> = suggestions(&form.fields[f]);
             for _ in 0..FIELD_DRAWS {
-                let other = FieldValue::Text(self.filler.value_for(&form.fields[f], rng));
+                others.push(self.filler.value_for(&form.fields[f], rng));
+            }
+            for other in others {
+                let other = FieldValue::Text(other);
                 if (0..f).all(|g| sems[g] != sems[f] || values[g] != other) {
                     values[f] = other;
                     break;
@@ -172,6 +196,7 @@ impl ConstraintSolver {
                 .find(|v| keeps(v));
         }
         let mut starts: Vec<String> = vec![values[f].as_string()];
+        starts.extend(suggestions(field));
         for _ in 0..FIELD_DRAWS {
             starts.push(self.filler.value_for(field, rng));
         }
@@ -348,6 +373,22 @@ impl ConstraintSolver {
             Check::FreeText(_) | Check::Dummy(_) => return None,
         })
     }
+}
+
+/// The values a text input suggests (its datalist), in order.
+fn suggestions(field: &Field) -> Vec<String> {
+    if matches!(
+        field.input_type.as_str(),
+        "select-one" | "select-multiple" | "radio"
+    ) {
+        return Vec::new();
+    }
+    field
+        .options
+        .iter()
+        .filter(|o| !o.disabled && !o.value.trim().is_empty())
+        .map(|o| o.value.clone())
+        .collect()
 }
 
 /// Meanings whose fields on one form hold different values in real use.
@@ -665,6 +706,26 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let values = solver().break_one(&form, &cs, 1, &mut rng).expect("values");
         assert_eq!(values[0], values[1], "check-out on the check-in day");
+    }
+
+    #[test]
+    fn suggested_values_are_taken_and_alike_fields_differ() {
+        let cities = [("Toronto", "Toronto"), ("Vancouver", "Vancouver")];
+        let form = form(vec![
+            input("text")
+                .name("from")
+                .label("From (city)")
+                .options(&cities),
+            input("text").name("to").label("To (city)").options(&cities),
+        ]);
+        for seed in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let values = solver().satisfy(&form, &[], &mut rng).expect("values");
+            let (a, b) = (values[0].as_string(), values[1].as_string());
+            assert!(["Toronto", "Vancouver"].contains(&a.as_str()), "{a}");
+            assert!(["Toronto", "Vancouver"].contains(&b.as_str()), "{b}");
+            assert_ne!(a, b);
+        }
     }
 
     #[test]

@@ -103,8 +103,23 @@ pub(crate) fn build_field(ctx: &Ctx<'_>, n: usize) -> Field {
         _ => "contenteditable".to_string(),
     };
     let labels = field_labels(ctx, n, is_check(ctx, n));
+    // A text input's suggestions (`list` naming a `<datalist>`) are options too: values
+    // the app knows, which it may insist on.
     let options = if tag == "select" {
         select_options(ctx, n)
+    } else if tag == "input"
+        && let Some(list) = doc
+            .attr_nonblank(n, "list")
+            .and_then(|id| doc.element_by_id(id.trim()))
+            .filter(|&l| doc.tag(l) == "datalist")
+    {
+        select_options(ctx, list)
+            .into_iter()
+            .map(|o| SelectOption {
+                selected: false,
+                ..o
+            })
+            .collect()
     } else {
         Vec::new()
     };

@@ -123,7 +123,8 @@ pub struct Field {
     pub maxlength: Option<u32>,
     pub pattern: Option<String>,
     pub inputmode: Option<String>,
-    /// For selects, and for radio groups (one entry per radio sharing the name).
+    /// For selects, and for radio groups (one entry per radio sharing the name); for a
+    /// text input with a `list`, the suggestions of its `<datalist>` (none selected).
     pub options: Vec<SelectOption>,
     /// The current value as the snapshot saw it.
     pub value: String,

@@ -49,6 +49,20 @@ pub struct FaultSpec {
     pub marker: &'static str,
 }
 
+/// One Form Submission State of a gallery form (FormNexus' definition): a distinct
+/// answer the form gives to a submission, from the values that provoke it. Coverage
+/// counts the states the app saw itself give.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FssSpec {
+    pub id: &'static str,
+    /// The id of the form it belongs to.
+    pub form: &'static str,
+    /// Whether it is the form's success (the form accepted the submission).
+    pub success: bool,
+    /// The feedback and what provokes it.
+    pub description: &'static str,
+}
+
 /// How often a fault fired, and when first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FaultHit {
@@ -62,15 +76,27 @@ pub struct FaultHit {
 #[derive(Debug, Clone)]
 pub struct GroundTruth {
     faults: &'static [FaultSpec],
+    states: &'static [FssSpec],
     hits: Arc<Mutex<BTreeMap<String, FaultHit>>>,
 }
 
 impl GroundTruth {
     pub fn new(faults: &'static [FaultSpec]) -> Self {
+        Self::with_states(faults, &[])
+    }
+
+    /// Ground truth that also records the Form Submission States of `states`.
+    pub fn with_states(faults: &'static [FaultSpec], states: &'static [FssSpec]) -> Self {
         Self {
             faults,
+            states,
             hits: Arc::default(),
         }
+    }
+
+    /// The app's Form Submission States, in the order the app declares them.
+    pub fn states(&self) -> &[FssSpec] {
+        self.states
     }
 
     /// The app's seeded faults, in the order the app declares them.
@@ -92,16 +118,20 @@ impl GroundTruth {
         self.lock().keys().cloned().collect()
     }
 
-    /// Counts one occurrence of fault `id`; ids that are not this app's faults are
-    /// ignored, so the truth holds only real faults.
+    /// Counts one occurrence of fault or state `id`; ids that are not this app's are
+    /// ignored, so the truth holds only real faults and states.
     pub fn record(&self, id: &str) {
-        let Some(spec) = self.spec(id) else {
+        let Some(known) = self
+            .spec(id)
+            .map(|f| f.id)
+            .or_else(|| self.states.iter().find(|s| s.id == id).map(|s| s.id))
+        else {
             return;
         };
         let now = unix_ms();
         let mut hits = self.lock();
-        let hit = hits.entry(spec.id.to_owned()).or_insert_with(|| FaultHit {
-            id: spec.id.to_owned(),
+        let hit = hits.entry(known.to_owned()).or_insert_with(|| FaultHit {
+            id: known.to_owned(),
             count: 0,
             first_at_ms: now,
         });
@@ -152,6 +182,7 @@ async fn report(State(state): State<TruthState>) -> Json<serde_json::Value> {
     Json(serde_json::json!({
         "subject": state.subject,
         "faults": state.truth.faults(),
+        "states": state.truth.states(),
         "hits": state.truth.hits(),
     }))
 }
@@ -220,6 +251,26 @@ mod tests {
             truth.triggered_ids(),
             BTreeSet::from(["A".to_owned(), "B".to_owned()])
         );
+    }
+
+    static STATES: [FssSpec; 1] = [FssSpec {
+        id: "form.ok",
+        form: "form",
+        success: true,
+        description: "accepted",
+    }];
+
+    #[test]
+    fn records_states_beside_faults() {
+        let truth = GroundTruth::with_states(&FAULTS, &STATES);
+        truth.record("form.ok");
+        truth.record("form.nope");
+        truth.record("A");
+        assert_eq!(
+            truth.triggered_ids(),
+            BTreeSet::from(["A".to_owned(), "form.ok".to_owned()])
+        );
+        assert_eq!(truth.states().len(), 1);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //!   2 to 11 steps deep, behind valid server-checked forms, particular orders of
 //!   actions, invalid input and objects created during the run; with irreversible
 //!   actions (delete, log out, reset, cancel subscription) for a guard to avoid.
+//! - `gallery`, "Curio Forms": realistic forms in FormNexus' four categories (travel,
+//!   registration, data entry, query) with every Form Submission State recorded.
 //! - `testbed`: one page per browser behaviour, for the browser layer's tests; no faults.
 //!
 //! The apps with faults keep ground truth of which ones fired, recorded at the moment
@@ -15,11 +17,13 @@
 //! hands back a [`RunningSubject`].
 
 mod demo;
+mod gallery;
 mod ground_truth;
 mod html;
 mod serve;
 mod testbed;
 mod tracker;
 
-pub use ground_truth::{FaultHit, FaultKind, FaultSpec, GroundTruth};
+pub use gallery::{FORMS as GALLERY_FORMS, FormCategory, GalleryForm};
+pub use ground_truth::{FaultHit, FaultKind, FaultSpec, FssSpec, GroundTruth};
 pub use serve::{RunningSubject, Subject, UnknownSubject, serve, serve_on_port};

@@ -13,8 +13,8 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::ground_truth::{self, FaultSpec, GroundTruth};
-use crate::{demo, testbed, tracker};
+use crate::ground_truth::{self, FaultSpec, FssSpec, GroundTruth};
+use crate::{demo, gallery, testbed, tracker};
 
 /// How long [`RunningSubject::shutdown`] waits for open connections to finish before it
 /// abandons them. Stalling handlers watch the shutdown signal, so this is only a
@@ -31,16 +31,25 @@ pub enum Subject {
     /// "Curio Tracker": a project-tracker back office, wider and deeper than the shop,
     /// with fifteen seeded faults 2 to 11 steps from its dashboard.
     Tracker,
+    /// "Curio Forms": a gallery of realistic forms in FormNexus' four categories, with
+    /// every Form Submission State of each recorded by the app.
+    Gallery,
 }
 
 impl Subject {
-    pub const ALL: [Subject; 3] = [Subject::Demo, Subject::Testbed, Subject::Tracker];
+    pub const ALL: [Subject; 4] = [
+        Subject::Demo,
+        Subject::Testbed,
+        Subject::Tracker,
+        Subject::Gallery,
+    ];
 
     pub fn name(&self) -> &'static str {
         match self {
             Subject::Demo => "demo",
             Subject::Testbed => "testbed",
             Subject::Tracker => "tracker",
+            Subject::Gallery => "gallery",
         }
     }
 
@@ -50,6 +59,15 @@ impl Subject {
             Subject::Demo => &demo::FAULTS,
             Subject::Testbed => &[],
             Subject::Tracker => &tracker::FAULTS,
+            Subject::Gallery => &[],
+        }
+    }
+
+    /// The app's Form Submission States, without serving it (only the gallery has any).
+    pub fn states(&self) -> &'static [FssSpec] {
+        match self {
+            Subject::Gallery => &gallery::STATES,
+            _ => &[],
         }
     }
 }
@@ -61,7 +79,7 @@ impl fmt::Display for Subject {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown subject {0:?}: expected \"demo\", \"testbed\" or \"tracker\"")]
+#[error("unknown subject {0:?}: expected \"demo\", \"testbed\", \"tracker\" or \"gallery\"")]
 pub struct UnknownSubject(pub String);
 
 impl FromStr for Subject {
@@ -152,12 +170,13 @@ pub async fn serve_on_port(subject: Subject, port: u16) -> std::io::Result<Runni
     let addr = listener.local_addr()?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let stop = Stop(stop_rx.clone());
-    let truth = GroundTruth::new(subject.faults());
+    let truth = GroundTruth::with_states(subject.faults(), subject.states());
 
     let app: Router = match subject {
         Subject::Demo => demo::router(truth.clone()),
         Subject::Testbed => testbed::router(stop),
         Subject::Tracker => tracker::router(truth.clone()),
+        Subject::Gallery => gallery::router(truth.clone()),
     }
     .merge(ground_truth::routes(subject.name(), truth.clone()));
 

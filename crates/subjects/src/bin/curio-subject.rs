@@ -1,4 +1,4 @@
-//! `curio-subject demo|testbed|tracker [--port N]`: serves an app on 127.0.0.1 until
+//! `curio-subject demo|testbed|tracker|gallery [--port N]`: serves an app on 127.0.0.1 until
 //! Ctrl-C, for manual exploring and for benchmarks that run Curio against a separate
 //! process.
 //!
@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use curio_subjects::{Subject, serve_on_port};
 
-const USAGE: &str = "usage: curio-subject demo|testbed|tracker [--port N]";
+const USAGE: &str = "usage: curio-subject demo|testbed|tracker|gallery [--port N]";
 
 struct Args {
     subject: Subject,
