@@ -187,15 +187,26 @@ impl Feedback {
     /// submissions differing only in the values quoted back have the same key. Values
     /// shorter than 3 characters are left alone.
     pub fn signature_masking(&self, refs: &[String], values: &[String]) -> String {
-        let values: Vec<String> = values
+        let trimmed: Vec<String> = values.iter().map(|v| v.trim().to_string()).collect();
+        let long: Vec<String> = trimmed
             .iter()
-            .map(|v| v.trim().to_string())
             .filter(|v| v.chars().count() >= 3)
+            .cloned()
+            .collect();
+        // A value of one or two characters is only masked where it is a whole word:
+        // "Welcome, a!" quotes `a`, "Welcome, ada!" does not.
+        let short: Vec<&String> = trimmed
+            .iter()
+            .filter(|v| (1..3).contains(&v.chars().count()))
             .collect();
         let mut masked = self.clone();
         for m in &mut masked.messages {
             if !matches!(m.channel, Channel::Http(_)) {
-                m.key = normalize(&mask(&m.text, &values));
+                let mut text = mask(&m.text, &long);
+                for v in &short {
+                    text = mask_word(&text, v);
+                }
+                m.key = normalize(&text);
             }
         }
         masked.signature(refs)
@@ -639,7 +650,10 @@ pub fn classify(
     let path_after = path_of(&obs.url_after);
     let moved =
         !obs.url_after.is_empty() && !obs.url_before.is_empty() && path_before != path_after;
-    let left = moved || (obs.navigated && !form_present);
+    // A form that comes back at another address (a server that re-renders it from its
+    // POST handler) is the page staying, as far as texts beside its fields go.
+    let rerendered = moved && obs.navigated && form_present && fields_known;
+    let left = (moved && !rerendered) || (obs.navigated && !form_present);
 
     let echoes = echoes(form, obs);
     let values: Vec<String> = if fields_known && !obs.navigated {
@@ -943,6 +957,32 @@ fn described_field(described: &[String], lower: &str, fields: &[FieldState]) -> 
 }
 
 /// `text` with every occurrence of the values (case-insensitive) replaced by `V`.
+/// `text` with each whole-word occurrence of `value` (case-insensitive) replaced by `V`.
+fn mask_word(text: &str, value: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let v: Vec<char> = value.to_lowercase().chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let end = i + v.len();
+        let matches = end <= chars.len()
+            && chars[i..end]
+                .iter()
+                .flat_map(|c| c.to_lowercase())
+                .eq(v.iter().copied());
+        let bounded = (i == 0 || !chars[i - 1].is_alphanumeric())
+            && (end >= chars.len() || !chars[end].is_alphanumeric());
+        if !v.is_empty() && matches && bounded {
+            out.push('V');
+            i = end;
+        } else {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
 fn mask(text: &str, values: &[String]) -> String {
     let mut out = text.to_string();
     let mut sorted: Vec<&String> = values.iter().collect();

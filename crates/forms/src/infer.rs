@@ -116,7 +116,7 @@ pub fn infer(form: &Form, ferg: Option<&Ferg>, today: (i32, u32, u32)) -> Vec<Co
                 .find(|&s| roles[s] == RangeRole::Start && same_scale(form, &sems, s, i))
         {
             let start = refs[s].as_str();
-            if place(sems[i]) {
+            if place(sems[i]) || same_options(&form.fields[i], &form.fields[s]) {
                 out.push(equal(me, start).negate());
             } else {
                 out.push(Constraint::new(
@@ -159,9 +159,28 @@ fn place(sem: Semantic) -> bool {
     )
 }
 
-/// Whether fields `a` and `b` are two ends of one range: both places, both dates or
-/// both numbers.
+/// Two selects offering the same choices: two ends of a range picked from one list (from
+/// and to stations) are different picks.
+fn same_options(a: &curio_page::Field, b: &curio_page::Field) -> bool {
+    fn values(f: &curio_page::Field) -> Vec<&str> {
+        f.options
+            .iter()
+            .filter(|o| !o.value.is_empty())
+            .map(|o| o.value.as_str())
+            .collect()
+    }
+    a.input_type.starts_with("select")
+        && a.input_type == b.input_type
+        && values(a).len() >= 3
+        && values(a) == values(b)
+}
+
+/// Whether fields `a` and `b` are two ends of one range: both places, both dates, both
+/// numbers, or both picked from the same list.
 fn same_scale(form: &Form, sems: &[Semantic], a: usize, b: usize) -> bool {
+    if same_options(&form.fields[a], &form.fields[b]) {
+        return true;
+    }
     let scale = |i: usize| {
         let f = &form.fields[i];
         if place(sems[i]) {
@@ -269,6 +288,22 @@ fn hint_rules(form: &Form, refs: &[String], i: usize, text: &str, today: &str) -
                 }),
         );
     }
+    // "At least one adult per room": this field's count is at least the other's.
+    if let Some(pos) = lower.find(" per ") {
+        let after = &text[pos + 5..];
+        let field = &form.fields[i];
+        let counted = matches!(field.input_type.as_str(), "number" | "select-one")
+            || classify(field) == Semantic::Quantity;
+        if counted
+            && (lower.contains("at least") || lower.contains("minimum"))
+            && let Some(other) = named_after(form, after, i)
+        {
+            out.push(Constraint::new(
+                refs[i].clone(),
+                Check::ToHaveCompareCondition(CmpOp::Ge, Operand::Field(refs[other].clone())),
+            ));
+        }
+    }
     if let Some(example) = example_in(text) {
         let me = refs[i].as_str();
         let field = &form.fields[i];
@@ -289,6 +324,55 @@ fn hint_rules(form: &Form, refs: &[String], i: usize, text: &str, today: &str) -
         }
     }
     out
+}
+
+/// Values the page itself offers for each field (by index): the examples its hints give
+/// ("e.g. 94105"), and for a search box the words of the texts around it (a search for
+/// what the site talks about finds something). Best first.
+pub fn examples(form: &Form, ferg: Option<&Ferg>) -> Vec<Vec<String>> {
+    form.fields
+        .iter()
+        .enumerate()
+        .map(|(i, field)| {
+            let texts = hints(form, ferg, i);
+            let mut out: Vec<String> = texts.iter().filter_map(|t| example_in(t)).collect();
+            if classify(field) == Semantic::Search {
+                let label: Vec<String> = field
+                    .labels
+                    .iter()
+                    .flat_map(|l| crate::feedback::words(&l.text))
+                    .collect();
+                for w in texts.iter().flat_map(|t| crate::feedback::words(t)) {
+                    let content = w.chars().count() >= 5
+                        && w.chars().all(char::is_alphabetic)
+                        && !label.contains(&w)
+                        && !SEARCH_NOISE.contains(&w.as_str());
+                    if content && !out.contains(&w) {
+                        out.push(w);
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// Words around a search box that say nothing of what the site holds.
+const SEARCH_NOISE: &[&str] = &[
+    "search", "about", "their", "there", "these", "those", "which", "where", "while", "other",
+    "every", "enter", "words", "results", "find", "looking", "please", "terms", "query",
+];
+
+/// The field other than `me` whose label's first word the start of `text` names, singular
+/// or plural ("per room" names "Rooms").
+fn named_after(form: &Form, text: &str, me: usize) -> Option<usize> {
+    let word = crate::feedback::words(text).into_iter().next()?;
+    form.fields.iter().enumerate().position(|(j, f)| {
+        j != me
+            && f.label()
+                .and_then(|l| crate::feedback::words(l).into_iter().next())
+                .is_some_and(|l| l.len() >= 3 && (l.starts_with(&word) || word.starts_with(&l)))
+    })
 }
 
 /// Whether a free-text rule asks for a digit ("must contain a number").
@@ -388,6 +472,33 @@ mod tests {
     }
 
     #[test]
+    fn counts_per_other_field_and_picks_from_one_list() {
+        let stations = [("a", "Leeds"), ("b", "York"), ("c", "Hull")];
+        let adults =
+            field("adults", "number", "Adults").placeholder("At least one adult per room.");
+        let got = texts(&infer(
+            &form(vec![
+                field("from", "select-one", "From").options(&stations),
+                field("to", "select-one", "To").options(&stations),
+                field("rooms", "number", "Rooms"),
+                adults,
+            ]),
+            None,
+            TODAY,
+        ));
+        assert!(
+            got.contains(
+                &"expect(field('adults')).toHaveCompareCondition('>=', field('rooms'))".to_string()
+            ),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&"expect(field('to')).not.toBeEqual(field('from'))".to_string()),
+            "{got:?}"
+        );
+    }
+
+    #[test]
     fn birth_dates_lie_in_the_past() {
         let form = form(vec![field("dob", "date", "Date of birth")]);
         let got = texts(&infer(&form, None, TODAY));
@@ -432,6 +543,16 @@ mod tests {
                 .any(|c| c.starts_with("expect(field('pw')).freeTextConstraint(")),
             "{got:?}"
         );
+    }
+
+    #[test]
+    fn the_page_offers_examples_and_words_to_search_for() {
+        let salary = field("min", "text", "Salary from").placeholder("e.g. 60000");
+        let search = field("q", "search", "Search")
+            .placeholder("Recipes, gardening guides and news from the kitchen garden");
+        let got = examples(&form(vec![salary, search]), None);
+        assert_eq!(got[0], ["60000"]);
+        assert_eq!(got[1][..3], ["recipes", "gardening", "guides"]);
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub use dictionary::{Dictionary, DictionaryError};
 pub use embed::{LEXICAL_DIMENSIONS, LexicalEmbedder, TextEmbedder, cosine};
 pub use ferg::{EdgeKind, Ferg, FergConfig, FergEdge, FergNode, FergNodeKind};
 pub use filler::{FieldValue, Filled, FormFill, FormFiller, HeuristicFiller, Variant};
-pub use infer::infer;
+pub use infer::{examples, infer};
 pub use markup::infer_from_markup;
 pub use node2vec::{Node2VecConfig, node2vec, tree_adjacency};
 pub use semantic::{RangeRole, Semantic, UnknownSemantic, classify, range_role};

@@ -80,9 +80,16 @@ pub enum Probe {
     TooLong(usize),
     /// Letters in a number field, digits in a name, ...
     OtherType(usize),
+    /// One character, the first of the value: the shortest text that is not empty.
+    TooShort(usize),
+    /// Every field left empty, as a user who presses the button first (the field is the
+    /// first one).
+    AllEmpty(usize),
     /// An unchecked box checked, and the optional field right after it (the one a box
     /// usually reveals or makes required) left empty.
     Toggle(usize),
+    /// The first field, the end of a date range, 100 days after the second, its start.
+    LongSpan(usize, usize),
     /// The first field given the value of the second, an earlier field of the same
     /// meaning (a second leg leaving from where the first left).
     SameAs(usize, usize),
@@ -96,7 +103,10 @@ impl Probe {
             | Probe::Whitespace(f)
             | Probe::TooLong(f)
             | Probe::OtherType(f)
+            | Probe::TooShort(f)
+            | Probe::AllEmpty(f)
             | Probe::Toggle(f)
+            | Probe::LongSpan(f, _)
             | Probe::SameAs(f, _) => f,
         }
     }
@@ -617,6 +627,9 @@ impl FormSession {
             return;
         };
         let mut probes = VecDeque::new();
+        if self.form.fields.len() > 1 {
+            probes.push_back(Probe::AllEmpty(0));
+        }
         for (f, field) in self.form.fields.iter().enumerate() {
             if field.readonly {
                 continue;
@@ -624,6 +637,7 @@ impl FormSession {
             for probe in [
                 Probe::Empty(f),
                 Probe::Whitespace(f),
+                Probe::TooShort(f),
                 Probe::TooLong(f),
                 Probe::OtherType(f),
             ] {
@@ -641,6 +655,10 @@ impl FormSession {
                 probes.push_back(Probe::Toggle(f));
             }
         }
+        // Ranges made long: the end far after the start (a stay, a rental, a loan).
+        for (end, start) in date_ranges(&self.form) {
+            probes.push_back(Probe::LongSpan(end, start));
+        }
         // Fields of one meaning given the same value, unless a rule already relates them.
         let sems: Vec<Semantic> = self.form.fields.iter().map(classify).collect();
         for f in 0..self.form.fields.len() {
@@ -657,6 +675,7 @@ impl FormSession {
                             | Semantic::PersonName
                     )
                     && same_kind(&self.form.fields[f], &self.form.fields[g]);
+                let alike = alike || same_choices(&self.form.fields[f], &self.form.fields[g]);
                 let related = self.entries.iter().any(|e| {
                     let c = &e.constraint;
                     let names = [self.refs[f].as_str(), self.refs[g].as_str()];
@@ -711,6 +730,23 @@ impl FormSession {
                 }
             }
             Probe::SameAs(_, g) => values[f] = base.get(g)?.clone(),
+            Probe::LongSpan(_, start) => {
+                let day = crate::scalar::parse_date(base.get(start)?.as_string().trim())?;
+                values[f] = FieldValue::Text(crate::scalar::format_date(day + 100)?);
+            }
+            Probe::AllEmpty(_) => {
+                for (i, field) in self.form.fields.iter().enumerate() {
+                    if field.readonly {
+                        continue;
+                    }
+                    if let Some(v) = probe_value(field, &base[i], Probe::Empty(i)) {
+                        values[i] = v;
+                    }
+                }
+                if values == *base {
+                    return None;
+                }
+            }
             _ => values[f] = probe_value(self.form.fields.get(f)?, base.get(f)?, probe)?,
         }
         if self.attempts.iter().any(|a| a.values == values) {
@@ -885,6 +921,13 @@ fn probe_value(field: &Field, base: &FieldValue, probe: Probe) -> Option<FieldVa
             _ => None,
         },
         Probe::Whitespace(_) if kind == Kind::Text => text("   ".into()),
+        Probe::TooShort(_) if kind == Kind::Text => {
+            let FieldValue::Text(b) = base else {
+                return None;
+            };
+            let first = b.trim().chars().next()?;
+            (b.trim().chars().count() >= 2).then(|| FieldValue::Text(first.to_string()))
+        }
         Probe::TooLong(_) if kind == Kind::Number => text("9".repeat(300)),
         Probe::TooLong(_) if kind == Kind::Text => {
             let FieldValue::Text(b) = base else {
@@ -914,11 +957,46 @@ fn probe_value(field: &Field, base: &FieldValue, probe: Probe) -> Option<FieldVa
             }
         }
         Probe::Whitespace(_)
+        | Probe::TooShort(_)
+        | Probe::AllEmpty(_)
         | Probe::TooLong(_)
         | Probe::OtherType(_)
         | Probe::Toggle(_)
+        | Probe::LongSpan(..)
         | Probe::SameAs(..) => None,
     }
+}
+
+/// Two selects offering the same three or more choices (from and to stations).
+fn same_choices(a: &Field, b: &Field) -> bool {
+    let values = |f: &Field| -> Vec<String> {
+        f.options
+            .iter()
+            .filter(|o| !o.value.is_empty())
+            .map(|o| o.value.clone())
+            .collect()
+    };
+    kind_of(a) == Kind::Choice
+        && kind_of(b) == Kind::Choice
+        && values(a).len() >= 3
+        && values(a) == values(b)
+}
+
+/// Date ranges of the form as (end, start) field pairs: a date field whose words close a
+/// range, with the nearest date field before it that opens one.
+fn date_ranges(form: &Form) -> Vec<(usize, usize)> {
+    use crate::semantic::{RangeRole, range_role};
+    let dated = |f: &Field| matches!(f.input_type.as_str(), "date" | "datetime-local");
+    let roles: Vec<RangeRole> = form.fields.iter().map(range_role).collect();
+    (0..form.fields.len())
+        .filter(|&e| dated(&form.fields[e]) && roles[e] == RangeRole::End)
+        .filter_map(|e| {
+            (0..e)
+                .rev()
+                .find(|&s| dated(&form.fields[s]) && roles[s] == RangeRole::Start)
+                .map(|s| (e, s))
+        })
+        .collect()
 }
 
 /// The rule that a field has a value: checked for a checkbox, non-empty otherwise.

@@ -33,6 +33,8 @@ const STEPS: usize = 10;
 #[derive(Debug, Clone)]
 pub struct ConstraintSolver {
     filler: HeuristicFiller,
+    /// Per field (by index), values the page offers: tried before the filler's.
+    examples: Vec<Vec<String>>,
 }
 
 /// How a fix moves a value over a bound: well inside (to satisfy), or just past the
@@ -45,7 +47,20 @@ enum Mode {
 
 impl ConstraintSolver {
     pub fn new(filler: HeuristicFiller) -> ConstraintSolver {
-        ConstraintSolver { filler }
+        ConstraintSolver {
+            filler,
+            examples: Vec::new(),
+        }
+    }
+
+    /// Values the page offers per field (see [`crate::examples`]), taken first.
+    pub fn with_examples(mut self, examples: Vec<Vec<String>>) -> ConstraintSolver {
+        self.examples = examples;
+        self
+    }
+
+    fn examples_of(&self, field: usize) -> &[String] {
+        self.examples.get(field).map(Vec::as_slice).unwrap_or(&[])
     }
 
     /// Realistic values for the whole form; text fields of one meaning (two cities,
@@ -60,6 +75,12 @@ impl ConstraintSolver {
             })
             .collect();
         let sems: Vec<Semantic> = form.fields.iter().map(classify).collect();
+        // An example the page gives is a value it accepts.
+        for (f, value) in values.iter_mut().enumerate() {
+            if let (FieldValue::Text(_), Some(example)) = (&value, self.examples_of(f).first()) {
+                *value = FieldValue::Text(example.clone());
+            }
+        }
         // A text input with suggestions takes one of them: apps with a list of cities
         // or airports tend to know no others.
         for (f, field) in form.fields.iter().enumerate() {
@@ -196,6 +217,7 @@ impl ConstraintSolver {
                 .find(|v| keeps(v));
         }
         let mut starts: Vec<String> = vec![values[f].as_string()];
+        starts.extend(self.examples_of(f).iter().cloned());
         starts.extend(suggestions(field));
         for _ in 0..FIELD_DRAWS {
             starts.push(self.filler.value_for(field, rng));
@@ -221,6 +243,54 @@ impl ConstraintSolver {
                     _ => break,
                 }
             }
+        }
+        None
+    }
+
+    /// When the target field alone cannot break a rule that compares it with another
+    /// field (one adult can never be fewer than one room), other values of that field
+    /// (its options, or bigger and smaller numbers) until the target can; the partner
+    /// keeps its new value in `values`. The target's value.
+    #[allow(clippy::too_many_arguments)]
+    fn move_partner(
+        &mut self,
+        form: &Form,
+        refs: &[String],
+        goal: &Constraint,
+        wanted: &[Constraint],
+        at: usize,
+        values: &mut [FieldValue],
+        rng: &mut dyn RngCore,
+    ) -> Option<FieldValue> {
+        let f = refs.iter().position(|r| *r == goal.field)?;
+        for other in goal.related_fields() {
+            let Some(g) = refs.iter().position(|r| r == other) else {
+                continue;
+            };
+            let field = &form.fields[g];
+            let current = values[g].clone();
+            let candidates: Vec<FieldValue> = if field.input_type.starts_with("select") {
+                field
+                    .options
+                    .iter()
+                    .filter(|o| !o.disabled && !o.value.is_empty())
+                    .map(|o| FieldValue::Select(o.value.clone()))
+                    .collect()
+            } else if let Some(n) = parse_number(&current.as_string()) {
+                [1.0, -1.0, 2.0, -2.0, 5.0, 10.0]
+                    .iter()
+                    .map(|d| FieldValue::Text(number_text(n + d)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            for candidate in candidates {
+                values[g] = candidate;
+                if let Some(v) = self.fix_field(form, refs, wanted, Some(at), values, f, rng) {
+                    return Some(v);
+                }
+            }
+            values[g] = current;
         }
         None
     }
@@ -583,7 +653,10 @@ impl ValueSolver for ConstraintSolver {
             let at = wanted.len() - 1;
             let mut values = base.clone();
             let free = vec![false; form.fields.len()];
-            let Some(v) = self.fix_field(form, &refs, &wanted, Some(at), &values, f, rng) else {
+            let Some(v) = self
+                .fix_field(form, &refs, &wanted, Some(at), &values, f, rng)
+                .or_else(|| self.move_partner(form, &refs, goal, &wanted, at, &mut values, rng))
+            else {
                 continue;
             };
             values[f] = v;

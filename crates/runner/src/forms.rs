@@ -12,7 +12,8 @@ use curio_forms::feedback::{Feedback, attach_by_layout, classify};
 use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
 use curio_forms::testing::{FieldState, Observation, field_refs};
 use curio_forms::{
-    ConstraintSolver, Dictionary, Ferg, FieldValue, HeuristicFiller, LexicalEmbedder, infer,
+    ConstraintSolver, Dictionary, Ferg, FieldValue, HeuristicFiller, LexicalEmbedder, examples,
+    infer,
 };
 use curio_page::{DomSnapshot, Field, Form, Page, form_dom};
 use curio_record::ObservationKind;
@@ -253,7 +254,8 @@ async fn test_form(
         config.seed ^ index as u64,
     );
     let mut solver =
-        ConstraintSolver::new(HeuristicFiller::new(config.dictionary.clone(), today()));
+        ConstraintSolver::new(HeuristicFiller::new(config.dictionary.clone(), today()))
+            .with_examples(examples(&form, config.use_ferg.then_some(&ferg)));
     let mut problems = Vec::new();
     let mut attempts: Vec<(Vec<FieldValue>, String, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();

@@ -486,3 +486,24 @@ fn layout_composes_with_another_attacher() {
     assert_eq!(fb.messages[0].field, Some(2));
     assert_eq!(fb.outcome, Outcome::Failure);
 }
+
+#[test]
+fn a_form_rendered_again_at_another_address_with_a_note_beside_a_field_is_refused() {
+    let mut obs = stayed();
+    obs.url_after = "http://app.test/signup/submit".into();
+    obs.navigated = true;
+    obs.texts_after.push(text(
+        "Use at least two words, like Ada Lovelace",
+        100.0,
+        134.0,
+    ));
+    let fb = judge(&obs);
+    assert_eq!(fb.outcome, Outcome::Failure, "{fb:?}");
+    assert_eq!(fb.messages.len(), 1);
+    assert_eq!(fb.messages[0].field, Some(0));
+    // The same address change with the form gone is the page left: a success.
+    let mut gone = obs.clone();
+    gone.fields = vec![FieldState::default(); 3];
+    gone.texts_after = vec![text("Use the menu to find your way", 0.0, 100.0)];
+    assert_eq!(judge(&gone).outcome, Outcome::Success);
+}

@@ -404,10 +404,16 @@ fn reaches_success_by_learning_from_feedback_then_confirms_and_refutes() {
     assert_eq!(upper.verdict, Verdict::Refuted);
     assert_eq!(r.fss[upper.fss.unwrap()].outcome, Outcome::Success);
 
-    // States: password too short, success, username required, mismatch, username too
-    // long (a probe), password short and mismatched (a probe).
+    // States: password too short, success, username required, mismatch, everything
+    // empty (a probe), username too long (a probe), password short and mismatched (a
+    // probe).
     let signatures: Vec<&str> = r.fss.iter().map(|s| s.signature.as_str()).collect();
-    assert_eq!(r.fss.len(), 6, "{signatures:#?}");
+    assert_eq!(r.fss.len(), 7, "{signatures:#?}");
+    assert!(
+        r.fss
+            .iter()
+            .any(|s| matches!(s.purpose, Purpose::Probe(Probe::AllEmpty(_))))
+    );
     assert_eq!(
         r.fss
             .iter()
@@ -920,4 +926,38 @@ fn probes_try_alike_fields_equal_and_boxes_ticked() {
     assert!(said("Tell us who is coming"), "{purposes:?}");
     assert!(purposes.contains(&Purpose::Probe(Probe::SameAs(2, 0))));
     assert!(purposes.contains(&Purpose::Probe(Probe::Toggle(4))));
+}
+
+/// A stay: the server refuses more than 30 nights, a rule no hint states.
+fn stay_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
+    let day = |i: usize| crate::scalar::parse_date(&values[i].as_string());
+    match (day(0), day(1)) {
+        (Some(a), Some(b)) if b - a > 30 => vec![(None, "Invalid dates: stays are limited to 30 nights".into())],
+        (Some(_), Some(_)) => vec![],
+        _ => vec![(None, "Invalid dates: pick both".into())],
+    }
+}
+
+#[test]
+fn probes_make_date_ranges_long() {
+    let form = form_of(&[("in", "date", "Check-in"), ("out", "date", "Check-out")]);
+    let mut session = FormSession::new(form.clone(), vec![], SessionConfig::default(), 5);
+    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
+    let mut solver = crate::ConstraintSolver::new(filler);
+    while let Some(sub) = session.next(&mut solver) {
+        let obs = observe(&form, &sub.values, stay_server(&sub.values));
+        let layout = attach_by_layout(&form, &obs.fields);
+        session.observe(classify(&form, &obs, &layout));
+    }
+    let report = session.report();
+    let long = report
+        .fss
+        .iter()
+        .find(|s| {
+            s.messages
+                .iter()
+                .any(|m| m.text.contains("stays are limited"))
+        })
+        .unwrap_or_else(|| panic!("no state for a long stay: {:#?}", report.fss));
+    assert_eq!(long.purpose, Purpose::Probe(Probe::LongSpan(1, 0)));
 }
