@@ -71,7 +71,14 @@ async fn form_states_are_found_replayed_and_exported_tests_pass_in_playwright() 
         assert_eq!(t["reproduced"], t["replays"], "{t}");
     }
 
-    // Playwright Test, installed by scripts/test from e2e/playwright/package.json.
+    playwright_passes(out.path(), states.len()).await;
+    testbed.shutdown().await;
+}
+
+/// Runs the Playwright tests `curio forms` exported into `out` with Playwright Test
+/// (installed by scripts/test from e2e/playwright/package.json) and Debian's Chromium;
+/// all `expected` must pass.
+async fn playwright_passes(out: &Path, expected: usize) {
     let pw = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../e2e/playwright");
     assert!(
         pw.join("node_modules/@playwright/test").is_dir(),
@@ -82,7 +89,7 @@ async fn form_states_are_found_replayed_and_exported_tests_pass_in_playwright() 
         .tempdir_in(&pw)
         .unwrap();
     let mut copied = 0;
-    for entry in std::fs::read_dir(out.path().join("tests/playwright")).unwrap() {
+    for entry in std::fs::read_dir(out.join("tests/playwright")).unwrap() {
         let path = entry.unwrap().path();
         std::fs::copy(&path, specs.path().join(path.file_name().unwrap())).unwrap();
         copied += 1;
@@ -105,11 +112,46 @@ async fn form_states_are_found_replayed_and_exported_tests_pass_in_playwright() 
         String::from_utf8_lossy(&result.stderr)
     );
     assert!(result.status.success(), "{report}");
+    assert!(report.contains(&format!("{expected} passed")), "{report}");
+}
+
+/// The gallery's sign-up form, checked on its server with inline messages: without any
+/// LLM, `curio forms` provokes every answer the app has (by the app's own record), each
+/// exported test reproduces on every replay, and Playwright Test runs them green.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_of_a_gallery_form_is_provoked_and_pinned_down() {
+    let gallery = curio_subjects::serve(Subject::Gallery).await.unwrap();
+    let url = gallery.url("/forms/signup");
+    let out = tempfile::tempdir().unwrap();
+    let (code, stdout, err) = run(&[
+        "forms",
+        &url,
+        "--out",
+        out.path().to_str().unwrap(),
+        "--replays",
+        "2",
+    ])
+    .await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let hit = gallery.ground_truth().triggered_ids();
+    let missed: Vec<&str> = Subject::Gallery
+        .states()
+        .iter()
+        .filter(|s| s.form == "signup" && !hit.contains(s.id))
+        .map(|s| s.id)
+        .collect();
     assert!(
-        report.contains(&format!("{} passed", states.len())),
-        "{report}"
+        missed.is_empty(),
+        "states never given: {missed:?}\n{stdout}"
     );
-    testbed.shutdown().await;
+    let json = forms_json(out.path());
+    let form = &json["forms"][0];
+    let tests = form["tests"].as_array().expect("tests");
+    for t in tests {
+        assert_eq!(t["reproduced"], t["replays"], "{t}");
+    }
+    playwright_passes(out.path(), tests.len()).await;
+    gallery.shutdown().await;
 }
 
 /// The Chromium the suite uses: CURIO_CHROME, else the first on PATH.
