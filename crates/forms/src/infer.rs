@@ -108,6 +108,24 @@ pub fn infer(form: &Form, ferg: Option<&Ferg>, today: (i32, u32, u32)) -> Vec<Co
                 _ => {}
             }
         }
+        // Two plain dates (issued, due): the later field is not before the earlier.
+        let has_start =
+            (0..i).any(|s| roles[s] == RangeRole::Start && same_scale(form, &sems, s, i));
+        if field.input_type == "date"
+            && roles[i] != RangeRole::Start
+            && !has_start
+            && sems[i] != Semantic::BirthDate
+            && let Some(p) = (0..i).rev().find(|&p| {
+                form.fields[p].input_type == "date"
+                    && roles[p] == RangeRole::None
+                    && sems[p] != Semantic::BirthDate
+            })
+        {
+            out.push(Constraint::new(
+                me,
+                Check::ToHaveCompareCondition(CmpOp::Ge, Operand::Field(refs[p].clone())),
+            ));
+        }
         // The end of a range against its start: the nearest start before it of the
         // same kind; places differ, dates and numbers do not go backwards.
         if roles[i] == RangeRole::End
@@ -342,7 +360,10 @@ pub fn examples(form: &Form, ferg: Option<&Ferg>) -> Vec<Vec<String>> {
                     .iter()
                     .flat_map(|l| crate::feedback::words(&l.text))
                     .collect();
-                for w in texts.iter().flat_map(|t| crate::feedback::words(t)) {
+                // Sentences about the site first, then shorter texts (titles, headings).
+                let mut sources: Vec<&String> = texts.iter().collect();
+                sources.sort_by_key(|t| std::cmp::Reverse(t.split_whitespace().count() >= 4));
+                for w in sources.iter().flat_map(|t| crate::feedback::words(t)) {
                     let content = w.chars().count() >= 5
                         && w.chars().all(char::is_alphabetic)
                         && !label.contains(&w)
@@ -388,18 +409,36 @@ pub(crate) fn mentions_digit(text: &str) -> bool {
 
 /// The example value a hint gives: the token after "e.g.", "for example", "such as" or
 /// "like", without quotes and trailing punctuation.
-fn example_in(text: &str) -> Option<String> {
+pub(crate) fn example_in(text: &str) -> Option<String> {
     let lower = text.to_lowercase();
     let at = ["e.g.", "e.g", "for example", "such as", "example:", "like"]
         .iter()
-        .find_map(|k| lower.find(k).map(|p| p + k.len()))?;
+        .find_map(|k| {
+            lower.match_indices(k).find_map(|(p, _)| {
+                let before = lower[..p].chars().next_back();
+                let after = lower[p + k.len()..].chars().next();
+                let starts = before.is_none_or(|c| !c.is_alphanumeric());
+                let ends = k.ends_with(['.', ':']) || after.is_none_or(|c| !c.is_alphanumeric());
+                (starts && ends).then_some(p + k.len())
+            })
+        })?;
     let rest = text.get(at..)?.trim_start_matches([' ', ':', ',']);
-    let token: String = rest
-        .split_whitespace()
-        .next()?
-        .trim_matches(|c: char| "\"'«»“”‘’()[].,;".contains(c))
-        .to_string();
-    (!token.is_empty()).then_some(token)
+    // Up to the end of the phrase: a comma, a bracket, or a full stop that ends it.
+    let mut end = rest.len();
+    for (i, c) in rest.char_indices() {
+        let next = rest[i + c.len_utf8()..].chars().next();
+        if matches!(c, ',' | ';' | ')' | '(' | '\n')
+            || (c == '.' && next.is_none_or(char::is_whitespace))
+        {
+            end = i;
+            break;
+        }
+    }
+    let token = rest[..end]
+        .trim()
+        .trim_matches(|c: char| "\"'«»“”‘’[]".contains(c))
+        .trim();
+    (!token.is_empty() && token.chars().count() <= 40).then(|| token.to_string())
 }
 
 #[cfg(test)]
@@ -499,6 +538,24 @@ mod tests {
     }
 
     #[test]
+    fn plain_dates_keep_their_order() {
+        let got = texts(&infer(
+            &form(vec![
+                field("issued", "date", "Issue date"),
+                field("due", "date", "Due date"),
+            ]),
+            None,
+            TODAY,
+        ));
+        assert!(
+            got.contains(
+                &"expect(field('due')).toHaveCompareCondition('>=', field('issued'))".to_string()
+            ),
+            "{got:?}"
+        );
+    }
+
+    #[test]
     fn birth_dates_lie_in_the_past() {
         let form = form(vec![field("dob", "date", "Date of birth")]);
         let got = texts(&infer(&form, None, TODAY));
@@ -563,5 +620,14 @@ mod tests {
             Some("AB123456")
         );
         assert_eq!(example_in("Your city"), None);
+        assert_eq!(
+            example_in("Enter 10 to 15 digits, like +1 555 123 4567.").as_deref(),
+            Some("+1 555 123 4567")
+        );
+        assert_eq!(example_in("Most likely a city"), None);
+        assert_eq!(
+            example_in("ZIP code (e.g. 94105)").as_deref(),
+            Some("94105")
+        );
     }
 }

@@ -88,6 +88,11 @@ pub enum Probe {
     /// An unchecked box checked, and the optional field right after it (the one a box
     /// usually reveals or makes required) left empty.
     Toggle(usize),
+    /// A number between two steps of the field's `step` (10.005 where cents are asked).
+    OffStep(usize),
+    /// A date this many days from today: a child's or an unlikely old birth date, a
+    /// booking far ahead.
+    DateAt(usize, i64),
     /// The first field, the end of a date range, 100 days after the second, its start.
     LongSpan(usize, usize),
     /// The first field given the value of the second, an earlier field of the same
@@ -107,6 +112,8 @@ impl Probe {
             | Probe::AllEmpty(f)
             | Probe::Toggle(f)
             | Probe::LongSpan(f, _)
+            | Probe::OffStep(f)
+            | Probe::DateAt(f, _)
             | Probe::SameAs(f, _) => f,
         }
     }
@@ -244,6 +251,8 @@ pub struct FormSession {
     probes: VecDeque<Probe>,
     /// Constraints whose negation was submitted.
     negated: Vec<usize>,
+    /// Examples the feedback gave, (field, value), for the solver at the next call.
+    examples: Vec<(usize, String)>,
 }
 
 impl FormSession {
@@ -286,6 +295,7 @@ impl FormSession {
             negations: VecDeque::new(),
             probes: VecDeque::new(),
             negated: Vec::new(),
+            examples: Vec::new(),
         }
     }
 
@@ -313,6 +323,9 @@ impl FormSession {
     pub fn next(&mut self, solver: &mut dyn ValueSolver) -> Option<Submission> {
         if self.pending.is_some() {
             self.observe(Feedback::unknown());
+        }
+        for (field, value) in std::mem::take(&mut self.examples) {
+            solver.example(field, value);
         }
         loop {
             if self.submissions >= self.config.max_submissions {
@@ -655,6 +668,28 @@ impl FormSession {
                 probes.push_back(Probe::Toggle(f));
             }
         }
+        // Numbers off their step; dates at the edges of what their meaning allows.
+        for (f, field) in self.form.fields.iter().enumerate() {
+            if field.readonly {
+                continue;
+            }
+            let stepped = field
+                .step
+                .as_deref()
+                .and_then(|s| s.trim().parse::<f64>().ok())
+                .is_some_and(|s| s > 0.0);
+            if kind_of(field) == Kind::Number && stepped {
+                probes.push_back(Probe::OffStep(f));
+            }
+            if field.input_type == "date" && self.config.today.is_some() {
+                if classify(field) == Semantic::BirthDate {
+                    probes.push_back(Probe::DateAt(f, -5 * 365));
+                    probes.push_back(Probe::DateAt(f, -130 * 365));
+                } else {
+                    probes.push_back(Probe::DateAt(f, 2 * 365));
+                }
+            }
+        }
         // Ranges made long: the end far after the start (a stay, a rental, a loan).
         for (end, start) in date_ranges(&self.form) {
             probes.push_back(Probe::LongSpan(end, start));
@@ -730,6 +765,22 @@ impl FormSession {
                 }
             }
             Probe::SameAs(_, g) => values[f] = base.get(g)?.clone(),
+            Probe::OffStep(_) => {
+                let field = &self.form.fields[f];
+                let step: f64 = field.step.as_deref()?.trim().parse().ok()?;
+                let v: f64 = base.get(f)?.as_string().trim().parse().ok()?;
+                let decimals = field
+                    .step
+                    .as_deref()?
+                    .split_once('.')
+                    .map_or(0, |(_, d)| d.len())
+                    + 1;
+                values[f] = FieldValue::Text(format!("{:.*}", decimals, v + step / 2.0));
+            }
+            Probe::DateAt(_, offset) => {
+                let today = crate::scalar::parse_date(self.config.today.as_deref()?)?;
+                values[f] = FieldValue::Text(crate::scalar::format_date(today + offset)?);
+            }
             Probe::LongSpan(_, start) => {
                 let day = crate::scalar::parse_date(base.get(start)?.as_string().trim())?;
                 values[f] = FieldValue::Text(crate::scalar::format_date(day + 100)?);
@@ -779,6 +830,7 @@ impl FormSession {
             let Some(f) = m
                 .field
                 .or_else(|| mentioned_field(&self.form, &m.text, None))
+                .or_else(|| unticked_group(&self.form, &m.text, values))
             else {
                 continue;
             };
@@ -786,6 +838,9 @@ impl FormSession {
                 continue;
             }
             let value = values.get(f).map(FieldValue::as_string).unwrap_or_default();
+            if let Some(example) = crate::infer::example_in(&m.text) {
+                self.examples.push((f, example));
+            }
             let today = self.config.today.as_deref();
             for c in rules_from_text(&self.form, &self.refs, f, &m.text, &value, today) {
                 self.add(c);
@@ -963,8 +1018,57 @@ fn probe_value(field: &Field, base: &FieldValue, probe: Probe) -> Option<FieldVa
         | Probe::OtherType(_)
         | Probe::Toggle(_)
         | Probe::LongSpan(..)
+        | Probe::OffStep(_)
+        | Probe::DateAt(..)
         | Probe::SameAs(..) => None,
     }
+}
+
+/// The first box of a group of checkboxes sharing a name, none of them ticked, when a
+/// message about no field in particular asks to pick at least one ("Pick at least one
+/// topic").
+fn unticked_group(form: &Form, text: &str, values: &[FieldValue]) -> Option<usize> {
+    let w = feedback::words(text);
+    let asks = ["at least one", "pick", "choose", "select", "tick", "check"]
+        .iter()
+        .any(|p| has_phrase(&w, p));
+    if !asks {
+        return None;
+    }
+    let boxes: Vec<usize> = (0..form.fields.len())
+        .filter(|&i| form.fields[i].input_type == "checkbox")
+        .collect();
+    boxes.iter().copied().find(|&i| {
+        let name = form.fields[i].name.as_deref();
+        let group: Vec<usize> = boxes
+            .iter()
+            .copied()
+            .filter(|&j| name.is_some() && form.fields[j].name.as_deref() == name)
+            .collect();
+        group.len() >= 2
+            && group[0] == i
+            && group
+                .iter()
+                .all(|&j| values.get(j) != Some(&FieldValue::Check(true)))
+    })
+}
+
+/// `text` with the commas that group thousands taken out ("2,000" -> "2000").
+fn without_thousands_separators(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let grouped = c == ','
+            && i > 0
+            && chars[i - 1].is_ascii_digit()
+            && chars.len() >= i + 4
+            && chars[i + 1..i + 4].iter().all(char::is_ascii_digit)
+            && chars.get(i + 4).is_none_or(|c| !c.is_ascii_digit());
+        if !grouped {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Two selects offering the same three or more choices (from and to stations).
@@ -1338,6 +1442,7 @@ pub(crate) fn rules_from_text(
     value: &str,
     today: Option<&str>,
 ) -> Vec<Constraint> {
+    let text = &without_thousands_separators(text);
     let w = feedback::words(text);
     let has = |p: &str| has_phrase(&w, p);
     let any = |ps: &[&str]| ps.iter().any(|p| has(p));

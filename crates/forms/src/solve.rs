@@ -605,6 +605,15 @@ fn step_past(field: &Field, bound: &str, op: CmpOp, mode: Mode) -> Option<String
 }
 
 impl ValueSolver for ConstraintSolver {
+    fn example(&mut self, field: usize, value: String) {
+        if self.examples.len() <= field {
+            self.examples.resize(field + 1, Vec::new());
+        }
+        let known = &mut self.examples[field];
+        known.retain(|v| *v != value);
+        known.insert(0, value);
+    }
+
     fn satisfy(
         &mut self,
         form: &Form,

@@ -96,6 +96,10 @@ pub trait ValueSolver {
         rng: &mut dyn RngCore,
     ) -> Option<Vec<FieldValue>>;
 
+    /// The form's feedback gave `value` as an example of what field `field` (by index)
+    /// takes ("… e.g. 978-0-14-143951-8"): a value worth trying there.
+    fn example(&mut self, _field: usize, _value: String) {}
+
     /// Values that break `constraints[target]` and keep all the others (those on other
     /// fields, and the target field's other rules where they can be kept); `None` when
     /// no such values were found.

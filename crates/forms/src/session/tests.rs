@@ -660,6 +660,12 @@ fn rules_read_from_messages() {
             &["expect(field('name')).toBeTruthy()"],
         ),
         (
+            0,
+            "Up to 2,000 characters.",
+            "",
+            &["expect(field('name')).toHaveLengthCondition('<=', 2000)"],
+        ),
+        (
             4,
             "The start date cannot be in the past",
             "2020-01-01",
@@ -932,7 +938,9 @@ fn probes_try_alike_fields_equal_and_boxes_ticked() {
 fn stay_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
     let day = |i: usize| crate::scalar::parse_date(&values[i].as_string());
     match (day(0), day(1)) {
-        (Some(a), Some(b)) if b - a > 30 => vec![(None, "Invalid dates: stays are limited to 30 nights".into())],
+        (Some(a), Some(b)) if b - a > 30 => {
+            vec![(None, "Invalid dates: stays are limited to 30 nights".into())]
+        }
         (Some(_), Some(_)) => vec![],
         _ => vec![(None, "Invalid dates: pick both".into())],
     }
@@ -960,4 +968,124 @@ fn probes_make_date_ranges_long() {
         })
         .unwrap_or_else(|| panic!("no state for a long stay: {:#?}", report.fss));
     assert_eq!(long.purpose, Purpose::Probe(Probe::LongSpan(1, 0)));
+}
+
+/// A catalogue search whose server wants a 10- or 13-digit ISBN and gives an example.
+fn isbn_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
+    let digits = values[1]
+        .as_string()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .count();
+    if [10, 13].contains(&digits) {
+        vec![]
+    } else {
+        vec![(
+            Some(1),
+            "ISBNs have 10 or 13 digits (hyphens are fine), e.g. 978-0-14-143951-8.".into(),
+        )]
+    }
+}
+
+#[test]
+fn an_example_in_a_message_is_tried_next() {
+    let form = form_of(&[("title", "text", "Title"), ("isbn", "text", "ISBN")]);
+    let mut session = FormSession::new(form.clone(), vec![], SessionConfig::default(), 9);
+    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
+    let mut solver = crate::ConstraintSolver::new(filler);
+    let mut tried = Vec::new();
+    while let Some(sub) = session.next(&mut solver) {
+        tried.push(sub.values[1].as_string());
+        let obs = observe(&form, &sub.values, isbn_server(&sub.values));
+        let layout = attach_by_layout(&form, &obs.fields);
+        session.observe(classify(&form, &obs, &layout));
+    }
+    assert!(session.report().reached, "{tried:?}");
+    assert!(
+        tried.contains(&"978-0-14-143951-8".to_string()),
+        "{tried:?}"
+    );
+}
+
+/// A newsletter with a group of topic boxes: the server wants one ticked and says so
+/// about no box in particular.
+fn topics_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
+    if values[1..].contains(&FieldValue::Check(true)) {
+        vec![]
+    } else {
+        vec![(None, "Error: pick at least one topic.".into())]
+    }
+}
+
+#[test]
+fn a_message_asking_for_one_of_a_group_ticks_its_first_box() {
+    let mut form = form_of(&[
+        ("email", "email", "Email"),
+        ("t1", "checkbox", "Product news"),
+        ("t2", "checkbox", "Tips"),
+        ("t3", "checkbox", "Events"),
+    ]);
+    for f in &mut form.fields[1..] {
+        f.name = Some("topics".into());
+    }
+    let mut session = FormSession::new(form.clone(), vec![], SessionConfig::default(), 4);
+    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
+    let mut solver = crate::ConstraintSolver::new(filler);
+    while let Some(sub) = session.next(&mut solver) {
+        let obs = observe(&form, &sub.values, topics_server(&sub.values));
+        let layout = attach_by_layout(&form, &obs.fields);
+        session.observe(classify(&form, &obs, &layout));
+    }
+    let report = session.report();
+    assert!(report.reached, "{:#?}", report.fss);
+    assert!(
+        report
+            .constraints
+            .iter()
+            .any(|c| c.constraint == "expect(field('t1')).toBeEqual('true')"),
+        "{:#?}",
+        report.constraints
+    );
+}
+
+/// A booking that takes dates up to a year ahead and amounts in cents.
+fn edges_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
+    let mut errors = Vec::new();
+    let day = crate::scalar::parse_date(&values[0].as_string());
+    let today = crate::scalar::parse_date("2026-12-04").unwrap();
+    if day.is_none_or(|d| d > today + 365) {
+        errors.push((Some(0), "Error: bookings open a year ahead".to_string()));
+    }
+    let amount = values[1].as_string();
+    if amount.split_once('.').is_some_and(|(_, d)| d.len() > 2) {
+        errors.push((Some(1), "Error: amounts are in cents".to_string()));
+    }
+    errors
+}
+
+#[test]
+fn probes_try_dates_far_ahead_and_numbers_off_their_step() {
+    let mut form = form_of(&[("day", "date", "Day"), ("amount", "number", "Amount")]);
+    form.fields[1].step = Some("0.01".into());
+    let config = SessionConfig {
+        today: Some("2026-12-04".into()),
+        ..SessionConfig::default()
+    };
+    let mut session = FormSession::new(form.clone(), vec![], config, 6);
+    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
+    let mut solver = crate::ConstraintSolver::new(filler);
+    while let Some(sub) = session.next(&mut solver) {
+        let obs = observe(&form, &sub.values, edges_server(&sub.values));
+        let layout = attach_by_layout(&form, &obs.fields);
+        session.observe(classify(&form, &obs, &layout));
+    }
+    let said = |what: &str| {
+        session
+            .report()
+            .fss
+            .iter()
+            .any(|s| s.messages.iter().any(|m| m.text.contains(what)))
+    };
+    assert!(said("a year ahead"));
+    assert!(said("in cents"));
 }
