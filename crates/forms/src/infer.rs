@@ -355,11 +355,11 @@ pub fn examples(form: &Form, ferg: Option<&Ferg>) -> Vec<Vec<String>> {
             let texts = hints(form, ferg, i);
             let mut out: Vec<String> = texts.iter().filter_map(|t| example_in(t)).collect();
             if classify(field) == Semantic::Search {
+                // The words that name the box ("Search"), not the texts near it.
                 let label: Vec<String> = field
-                    .labels
-                    .iter()
-                    .flat_map(|l| crate::feedback::words(&l.text))
-                    .collect();
+                    .label()
+                    .map(crate::feedback::words)
+                    .unwrap_or_default();
                 // Sentences about the site first, then shorter texts (titles, headings).
                 let mut sources: Vec<&String> = texts.iter().collect();
                 sources.sort_by_key(|t| std::cmp::Reverse(t.split_whitespace().count() >= 4));
@@ -605,8 +605,12 @@ mod tests {
     #[test]
     fn the_page_offers_examples_and_words_to_search_for() {
         let salary = field("min", "text", "Salary from").placeholder("e.g. 60000");
-        let search = field("q", "search", "Search")
+        let mut search = field("q", "search", "Search")
             .placeholder("Recipes, gardening guides and news from the kitchen garden");
+        search.labels.push(curio_page::Label {
+            text: "Recipes, gardening guides and news from the kitchen garden".into(),
+            source: curio_page::LabelSource::NearestText,
+        });
         let got = examples(&form(vec![salary, search]), None);
         assert_eq!(got[0], ["60000"]);
         assert_eq!(got[1][..3], ["recipes", "gardening", "guides"]);

@@ -673,11 +673,7 @@ impl FormSession {
             if field.readonly {
                 continue;
             }
-            let stepped = field
-                .step
-                .as_deref()
-                .and_then(|s| s.trim().parse::<f64>().ok())
-                .is_some_and(|s| s > 0.0);
+            let stepped = step_of(field).is_some();
             if kind_of(field) == Kind::Number && stepped {
                 probes.push_back(Probe::OffStep(f));
             }
@@ -766,16 +762,9 @@ impl FormSession {
             }
             Probe::SameAs(_, g) => values[f] = base.get(g)?.clone(),
             Probe::OffStep(_) => {
-                let field = &self.form.fields[f];
-                let step: f64 = field.step.as_deref()?.trim().parse().ok()?;
+                let (step, decimals) = step_of(&self.form.fields[f])?;
                 let v: f64 = base.get(f)?.as_string().trim().parse().ok()?;
-                let decimals = field
-                    .step
-                    .as_deref()?
-                    .split_once('.')
-                    .map_or(0, |(_, d)| d.len())
-                    + 1;
-                values[f] = FieldValue::Text(format!("{:.*}", decimals, v + step / 2.0));
+                values[f] = FieldValue::Text(format!("{:.*}", decimals + 1, v + step / 2.0));
             }
             Probe::DateAt(_, offset) => {
                 let today = crate::scalar::parse_date(self.config.today.as_deref()?)?;
@@ -1069,6 +1058,21 @@ fn without_thousands_separators(text: &str) -> String {
         }
     }
     out
+}
+
+/// The step of a number field and its decimals: its `step`, or 1 when it has none (as
+/// HTML says); `None` for `step="any"` and other fields.
+fn step_of(field: &Field) -> Option<(f64, usize)> {
+    if field.input_type != "number" {
+        return None;
+    }
+    match field.step.as_deref().map(str::trim) {
+        None | Some("") => Some((1.0, 0)),
+        Some(s) => {
+            let step: f64 = s.parse().ok().filter(|v: &f64| *v > 0.0)?;
+            Some((step, s.split_once('.').map_or(0, |(_, d)| d.len())))
+        }
+    }
 }
 
 /// Two selects offering the same three or more choices (from and to stations).

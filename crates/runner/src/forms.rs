@@ -425,11 +425,21 @@ async fn submit_in(
     if let Some(why) = unreachable(&loaded) {
         return Ok(Attempt::Failed(format!("{url} did not load: {why}")));
     }
-    let capture = tab.snapshot().await?;
-    let page = Page::from_snapshot(&capture.snapshot);
-    let Some(now) = same_form(&page, form) else {
-        return Ok(Attempt::Failed(format!("the form is no longer on {url}")));
+    // On a fresh load the form is where the first snapshot saw it: its selectors find it
+    // again without a new snapshot. Otherwise (a form in a frame, a page that differs
+    // between loads) the page is read again.
+    let found = match by_selectors(tab, form).await {
+        Some(f) => f,
+        None => {
+            let capture = tab.snapshot().await?;
+            let page = Page::from_snapshot(&capture.snapshot);
+            let Some(now) = same_form(&page, form) else {
+                return Ok(Attempt::Failed(format!("the form is no longer on {url}")));
+            };
+            now.clone()
+        }
     };
+    let now = &found;
     for (field, value) in now.fields.iter().zip(values) {
         let Some(action) = action_for(field, value) else {
             continue;
@@ -508,6 +518,38 @@ async fn submit_in(
     }))
 }
 
+/// `form` with its targets found by selector alone, when every field and the submit
+/// button are in the main frame and their selectors each match one element of the page
+/// now; `None` otherwise.
+async fn by_selectors(tab: &Tab, form: &Form) -> Option<Form> {
+    let submit = form.submit.as_ref()?;
+    let targets: Vec<&curio_page::Target> = form
+        .fields
+        .iter()
+        .map(|f| &f.target)
+        .chain(std::iter::once(submit))
+        .collect();
+    if targets.iter().any(|t| t.frame != 0 || t.selector.is_empty()) {
+        return None;
+    }
+    let selectors: Vec<&str> = targets.iter().map(|t| t.selector.as_str()).collect();
+    let check = format!(
+        "{}.every(s => document.querySelectorAll(s).length === 1)",
+        serde_json::to_string(&selectors).ok()?
+    );
+    if tab.evaluate(&check).await.ok()? != serde_json::Value::Bool(true) {
+        return None;
+    }
+    let mut found = form.clone();
+    for f in &mut found.fields {
+        f.target.backend_node_id = 0;
+    }
+    if let Some(s) = &mut found.submit {
+        s.backend_node_id = 0;
+    }
+    Some(found)
+}
+
 /// The form on a fresh load of the page that is `form`: same key, else same position
 /// with the same number of fields.
 fn same_form<'p>(page: &'p Page, form: &Form) -> Option<&'p Form> {
@@ -522,6 +564,8 @@ fn same_form<'p>(page: &'p Page, form: &Form) -> Option<&'p Form> {
 fn action_for(field: &Field, value: &FieldValue) -> Option<UserAction> {
     let target = field.target.clone();
     match value {
+        // A fresh load shows the field as the first snapshot saw it.
+        FieldValue::Text(v) if *v == field.value => None,
         FieldValue::Text(v) => Some(UserAction::Fill(
             target,
             v.clone(),
