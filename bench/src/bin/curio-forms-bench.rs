@@ -190,7 +190,8 @@ async fn one_form(
         .filter(|s| s.form == form.id)
         .collect();
     app.shutdown().await;
-    if !status.success() {
+    // 1: some state did not reproduce on every replay, which the table shows.
+    if !matches!(status.code(), Some(0 | 1)) {
         bail!(
             "curio forms exited with {status}; see {}",
             dir.join("curio.log").display()

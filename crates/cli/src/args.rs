@@ -193,7 +193,7 @@ pub(crate) struct BrowserArgs {
 }
 
 /// Names for --disable and --enable.
-pub(crate) const FEATURES: [&str; 9] = curio_runner::Features::NAMES;
+pub(crate) const FEATURES: [&str; 10] = curio_runner::Features::NAMES;
 
 fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();

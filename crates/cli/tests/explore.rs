@@ -206,6 +206,42 @@ async fn what_the_browser_stores_is_part_of_the_state() {
     testbed.shutdown().await;
 }
 
+/// A rule only the server states (10 to 500 seats) stops the form macro's guesses; with
+/// `form-sessions` the explorer learns it from the server's answer in a short session,
+/// the macro then types accepted values, and the failure behind the form is found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn form_sessions_learn_what_only_the_server_says() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/seats");
+    let explore = |switch: &'static str| {
+        let url = url.clone();
+        async move {
+            let out = tempfile::tempdir().unwrap();
+            let dir = out.path().to_str().unwrap().to_string();
+            let args = [
+                "explore",
+                &url,
+                "--out",
+                &dir,
+                "--max-actions",
+                "60",
+                "--seed",
+                "1",
+                switch,
+                "form-sessions",
+            ];
+            let (_, stdout, err) = run(&args).await;
+            (record_in(&out), format!("{stdout}\n{err}"))
+        }
+    };
+    let found = |r: &RunRecord| r.findings.iter().any(|f| f.message.contains("500"));
+    let (with, log) = explore("--enable").await;
+    assert!(found(&with), "no 500 with form sessions: {log}");
+    let (without, log) = explore("--disable").await;
+    assert!(!found(&without), "a 500 without form sessions: {log}");
+    testbed.shutdown().await;
+}
+
 /// "Log out" and "Delete everything" are never taken with the guard on; without it the
 /// same budget takes them (each logs a console error when it is).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -816,9 +816,18 @@ impl FormSession {
             {
                 continue;
             }
-            let Some(f) = m
-                .field
-                .or_else(|| mentioned_field(&self.form, &m.text, None))
+            // A message placed by one field but naming another ("Choose between 10 and
+            // 500 seats" above the first field) is about the field it names.
+            let named = mentioned_field(&self.form, &m.text, None);
+            let attached = m.field.filter(|&a| {
+                named.is_none_or(|n| {
+                    n == a
+                        || label_share(&self.form.fields[a], &m.text)
+                            >= label_share(&self.form.fields[n], &m.text)
+                })
+            });
+            let Some(f) = attached
+                .or(named)
                 .or_else(|| unticked_group(&self.form, &m.text, values))
             else {
                 continue;
@@ -1147,25 +1156,34 @@ fn field_words(field: &Field) -> Vec<String> {
         .collect()
 }
 
+/// The share of the words of `field`'s label that `text` has (a word of the text
+/// starting with one counts, for plurals).
+fn label_share(field: &Field, text: &str) -> f64 {
+    let words = feedback::words(text);
+    let label = field_words(field);
+    if label.is_empty() {
+        return 0.0;
+    }
+    let found = label
+        .iter()
+        .filter(|l| words.iter().any(|w| w.starts_with(l.as_str())))
+        .count();
+    found as f64 / label.len() as f64
+}
+
 /// The field a text names by its label ("Passwords do not match" names "Password"),
 /// other than `except`: the best share of the label's words found (a word of the text
 /// starting with one counts, for plurals), at least half of them.
 fn mentioned_field(form: &Form, text: &str, except: Option<usize>) -> Option<usize> {
-    let words = feedback::words(text);
     let mut best: Option<(f64, usize)> = None;
     for (i, field) in form.fields.iter().enumerate() {
         if Some(i) == except {
             continue;
         }
-        let label = field_words(field);
-        if label.is_empty() {
+        if field_words(field).is_empty() {
             continue;
         }
-        let found = label
-            .iter()
-            .filter(|l| words.iter().any(|w| w.starts_with(l.as_str())))
-            .count();
-        let score = found as f64 / label.len() as f64;
+        let score = label_share(field, text);
         if score >= 0.5 && best.is_none_or(|(b, _)| score > b) {
             best = Some((score, i));
         }
@@ -1600,7 +1618,12 @@ pub(crate) fn rules_from_text(
             "letters",
             "digits",
         ]);
+        // A field that takes numbers (by its keyboard, or the number it was given)
+        // bounds its value, unless the text counts characters.
+        let numeric = matches!(field.inputmode.as_deref(), Some("numeric" | "decimal"))
+            || value.trim().parse::<f64>().is_ok();
         let valued = kind == Kind::Number
+            || (!unit && numeric)
             || (!unit
                 && any(&[
                     "value",

@@ -89,10 +89,15 @@ pub struct Features {
     /// the state, so the same page under a setting never seen before (a timezone, a
     /// running timer, a saved filter) is new and worth visiting again.
     pub storage_states: bool,
+    /// Each new form (once per form) is tested by a short form-testing session that
+    /// reaches a successful submission, learning its rules from the form's messages
+    /// (`curio forms` without negation and probes); the form macro then types the
+    /// values that succeeded.
+    pub form_sessions: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -102,6 +107,7 @@ impl Features {
         "plan-to-untried",
         "fresh-choices",
         "storage-states",
+        "form-sessions",
     ];
 
     pub fn all() -> Features {
@@ -115,6 +121,7 @@ impl Features {
             plan_to_untried: true,
             fresh_choices: true,
             storage_states: true,
+            form_sessions: true,
         }
     }
 
@@ -129,6 +136,7 @@ impl Features {
             plan_to_untried: false,
             fresh_choices: false,
             storage_states: false,
+            form_sessions: false,
         }
     }
 
@@ -144,6 +152,7 @@ impl Features {
             "plan-to-untried" => &mut self.plan_to_untried,
             "fresh-choices" => &mut self.fresh_choices,
             "storage-states" => &mut self.storage_states,
+            "form-sessions" => &mut self.form_sessions,
             _ => return false,
         };
         *slot = on;

@@ -9,6 +9,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use curio_browser::{Browser, BrowserError, CoverageMap, LaunchError, Outcome, Tab};
 use curio_explorer::{Learner, LearnerConfig};
 use curio_forms::HeuristicFiller;
+
+use crate::forms::solve_form;
+use crate::solved::{Solved, SolvedFiller, form_signature};
 use curio_page::{
     DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
 };
@@ -23,6 +26,10 @@ use crate::config::{RunConfig, StrategyKind};
 use crate::findings::{is_finding, signature};
 use crate::replay::replay_trace;
 use crate::strategy::{Candidate, candidates, note_used, plan_move, random_index};
+
+/// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
+/// filled by the filler alone.
+const MAX_FORM_SESSIONS: usize = 24;
 
 /// Consecutive browser failures (not app failures) after which a run gives up.
 const MAX_CONSECUTIVE_FAILURES: u32 = 8;
@@ -130,6 +137,7 @@ pub async fn explore(
     let mut explorer = Explorer {
         rng: ChaCha8Rng::seed_from_u64(config.seed),
         filler: HeuristicFiller::new(config.dictionary.clone(), today()),
+        solved: Solved::new(),
         learner,
         states: StateTable::new(StateTableConfig::default()),
         storage: StorageAbstraction::default(),
@@ -240,6 +248,8 @@ struct Explorer {
     coverage: CoverageMap,
     rng: ChaCha8Rng,
     filler: HeuristicFiller,
+    /// Values each form accepted in its form-testing session (`form-sessions`).
+    solved: Solved,
     /// Chooses for `curious` and `webexplor`; for `random` it only keeps the graph.
     learner: Learner,
     states: StateTable,
@@ -331,12 +341,21 @@ impl Explorer {
                 Err(e) => return self.browser_failure(e),
             },
         };
+        if self.config.features.form_sessions
+            && let Err(e) = self.solve_new_forms(&current).await
+        {
+            return self.browser_failure(e);
+        }
+        let mut filler = SolvedFiller {
+            inner: &mut self.filler,
+            solved: &self.solved,
+        };
         let candidates = candidates(
             &current.page,
             &current.snapshot,
             &self.config.features,
             &self.config.guard,
-            &mut self.filler,
+            &mut filler,
             &mut self.rng,
         );
         let Some(index) = self.choose(&current, &candidates) else {
@@ -344,11 +363,15 @@ impl Explorer {
             return Ok(());
         };
         let candidate = &candidates[index];
+        let mut filler = SolvedFiller {
+            inner: &mut self.filler,
+            solved: &self.solved,
+        };
         let planned = plan_move(
             &current.page,
             candidate,
             self.config.features.semantic_values,
-            &mut self.filler,
+            &mut filler,
             &mut self.rng,
         );
         let key = candidate.key.clone();
@@ -455,6 +478,36 @@ impl Explorer {
     }
 
     /// Snapshots the tab and places the page among the known states.
+    /// Runs a short form-testing session on each form of the page not met before
+    /// (once per form signature, at most [`MAX_FORM_SESSIONS`] per run), each submission
+    /// in its own fresh context, and keeps the values it got accepted.
+    async fn solve_new_forms(&mut self, current: &Current) -> Result<(), BrowserError> {
+        for (i, form) in current.page.forms.iter().enumerate() {
+            let signature = form_signature(form);
+            if self.solved.contains_key(&signature)
+                || self.solved.len() >= MAX_FORM_SESSIONS
+                || form.submit.is_none()
+                || form.fields.is_empty()
+            {
+                continue;
+            }
+            let t = Instant::now();
+            let accepted = solve_form(
+                &self.browser,
+                &current.page.url,
+                &current.page,
+                &current.snapshot,
+                i,
+                &self.config.dictionary,
+                self.config.seed ^ self.solved.len() as u64,
+            )
+            .await;
+            self.browser_time += t.elapsed();
+            self.solved.insert(signature, accepted?);
+        }
+        Ok(())
+    }
+
     async fn look(&mut self) -> Result<(Current, bool), BrowserError> {
         let t = Instant::now();
         let capture = self.tab().snapshot().await;

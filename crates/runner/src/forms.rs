@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use curio_browser::{Browser, BrowserConfig, BrowserError, Outcome, Tab, UserAction};
-use curio_forms::feedback::{Feedback, attach_by_layout, classify};
+use curio_forms::feedback::{Channel, Feedback, attach_by_layout, classify};
 use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
 use curio_forms::testing::{FieldState, Observation, field_refs};
 use curio_forms::{
@@ -81,6 +81,9 @@ pub struct FssTest {
     pub replays: u32,
     /// Replays that reached the same state.
     pub reproduced: u32,
+    /// What the replays that did not reach it got instead (their signatures, or why the
+    /// submission could not be made).
+    pub mismatches: Vec<String>,
 }
 
 /// Everything learnt about one form.
@@ -215,6 +218,69 @@ fn unreachable(outcome: &Outcome) -> Option<String> {
     }
 }
 
+/// The form's answer in `obs`: messages attached to fields by layout, else by the FERG.
+fn judge(form: &Form, obs: &Observation, ferg: Option<&Ferg>) -> Feedback {
+    let layout = attach_by_layout(form, &obs.fields);
+    let attach =
+        |text: &str, rect| layout(text, rect).or_else(|| ferg.and_then(|g| g.attach(text, rect)));
+    classify(form, obs, &attach)
+}
+
+/// Most submissions the explorer spends reaching a successful submission of one form.
+pub(crate) const EXPLORE_SESSION_SUBMISSIONS: usize = 6;
+
+/// Values that get form `index` of `page` (at `url`) accepted: a form-testing session
+/// that only reaches a success, learning the rules from the form's messages, each
+/// submission in a fresh context. `None` when no submission succeeded.
+pub(crate) async fn solve_form(
+    browser: &Browser,
+    url: &str,
+    page: &Page,
+    snapshot: &DomSnapshot,
+    index: usize,
+    dictionary: &Dictionary,
+    seed: u64,
+) -> Result<Option<Vec<FieldValue>>, BrowserError> {
+    let form = page.forms[index].clone();
+    let dom = form_dom(snapshot, page, form.id);
+    let ferg = Ferg::build(&form, &dom, &LexicalEmbedder, seed);
+    let (y, m, d) = today();
+    let config = SessionConfig {
+        max_submissions: EXPLORE_SESSION_SUBMISSIONS,
+        max_reach: EXPLORE_SESSION_SUBMISSIONS,
+        refine: true,
+        negate: false,
+        probe: false,
+        today: Some(format!("{y:04}-{m:02}-{d:02}")),
+    };
+    let inferred = infer(&form, Some(&ferg), today());
+    let mut session = FormSession::new(form.clone(), inferred, config, seed);
+    let mut solver = ConstraintSolver::new(HeuristicFiller::new(dictionary.clone(), today()))
+        .with_examples(examples(&form, Some(&ferg)));
+    while let Some(submission) = session.next(&mut solver) {
+        let feedback = match submit(browser, url, &form, &submission.values).await? {
+            Attempt::Observed(obs) => judge(&form, &obs, Some(&ferg)),
+            Attempt::Failed(_) => Feedback::unknown(),
+        };
+        session.observe(feedback);
+    }
+    // A success; else values the form's checks let through to a server error, which is
+    // what exploring wants to reach again.
+    let report = session.report();
+    let crashed = |s: &curio_forms::session::Fss| {
+        s.messages
+            .iter()
+            .any(|m| matches!(m.channel, Channel::Http(status) if status >= 500))
+            && s.messages.iter().all(|m| m.field.is_none())
+    };
+    Ok(report
+        .fss
+        .iter()
+        .find(|s| s.outcome == curio_forms::feedback::Outcome::Success)
+        .or_else(|| report.fss.iter().find(|s| crashed(s)))
+        .map(|s| s.values.clone()))
+}
+
 async fn test_form(
     browser: &Browser,
     config: &FormsConfig,
@@ -270,18 +336,7 @@ async fn test_form(
         let attempt = submit(browser, &config.url, &form, &submission.values).await?;
         let feedback = match attempt {
             Attempt::Observed(obs) => {
-                let fields_now = obs.fields.clone();
-                let layout = attach_by_layout(&form, &fields_now);
-                let attach = |text: &str, rect| {
-                    layout(text, rect).or_else(|| {
-                        if config.use_ferg {
-                            ferg.attach(text, rect)
-                        } else {
-                            None
-                        }
-                    })
-                };
-                let feedback = classify(&form, &obs, &attach);
+                let feedback = judge(&form, &obs, config.use_ferg.then_some(&ferg));
                 let signature = feedback.signature(&refs);
                 attempts.push((
                     submission.values.clone(),
@@ -314,22 +369,19 @@ async fn test_form(
             .map(|(_, _, url)| url.clone())
             .unwrap_or_default();
         let mut reproduced = 0;
+        let mut mismatches = Vec::new();
         for _ in 0..config.replays {
-            if let Attempt::Observed(obs) = submit(browser, &config.url, &form, &fss.values).await?
-            {
-                let layout = attach_by_layout(&form, &obs.fields);
-                let attach = |text: &str, rect| {
-                    layout(text, rect).or_else(|| {
-                        if config.use_ferg {
-                            ferg.attach(text, rect)
-                        } else {
-                            None
-                        }
-                    })
-                };
-                if classify(&form, &obs, &attach).signature(&refs) == fss.signature {
-                    reproduced += 1;
+            match submit(browser, &config.url, &form, &fss.values).await? {
+                Attempt::Observed(obs) => {
+                    let feedback = judge(&form, &obs, config.use_ferg.then_some(&ferg));
+                    let signature = feedback.signature(&refs);
+                    if signature == fss.signature {
+                        reproduced += 1;
+                    } else {
+                        mismatches.push(signature);
+                    }
                 }
+                Attempt::Failed(why) => mismatches.push(why),
             }
         }
         tests.push(FssTest {
@@ -338,6 +390,7 @@ async fn test_form(
             url_after,
             replays: config.replays,
             reproduced,
+            mismatches,
         });
     }
     let context = (0..form.fields.len()).map(|i| ferg.context(i)).collect();
@@ -529,7 +582,10 @@ async fn by_selectors(tab: &Tab, form: &Form) -> Option<Form> {
         .map(|f| &f.target)
         .chain(std::iter::once(submit))
         .collect();
-    if targets.iter().any(|t| t.frame != 0 || t.selector.is_empty()) {
+    if targets
+        .iter()
+        .any(|t| t.frame != 0 || t.selector.is_empty())
+    {
         return None;
     }
     let selectors: Vec<&str> = targets.iter().map(|t| t.selector.as_str()).collect();

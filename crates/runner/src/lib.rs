@@ -11,6 +11,7 @@ mod forms_js;
 mod guard;
 mod input_values;
 mod replay;
+mod solved;
 mod strategy;
 
 pub use config::{Features, RunConfig, StrategyKind};

@@ -51,6 +51,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/crash", get(crash))
         .route("/t/form", get(form).post(form_echo))
         .route("/t/booking", get(booking).post(booking_submit))
+        .route("/t/seats", get(seats).post(seats_submit))
         .route("/t/guard", get(guard))
         .route("/t/guard/logout", get(guard_logout))
         .route("/t/third-party", get(third_party))
@@ -84,7 +85,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 31] = [
+const PAGES: [&str; 32] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -107,6 +108,7 @@ const PAGES: [&str; 31] = [
     "/t/crash",
     "/t/form",
     "/t/booking",
+    "/t/seats",
     "/t/guard",
     "/t/third-party",
     "/t/iframe",
@@ -425,6 +427,39 @@ async fn form_echo(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
         .map(|(name, value)| format!("{}={}\n", escape(name), escape(value)))
         .collect();
     page("Form received", &format!(r#"<pre id="echo">{lines}</pre>"#))
+}
+
+/// A team plan whose server alone knows the rule on seats (10 to 500), stated only in
+/// its answer to a refused submission; an accepted plan answers 500.
+async fn seats() -> Html<String> {
+    page("Team plan", SEATS_FORM)
+}
+
+const SEATS_FORM: &str = r#"<form method="post" action="/t/seats">
+<label for="team">Team name</label> <input id="team" name="team"><br>
+<label for="seats">Seats</label> <input id="seats" name="seats" inputmode="numeric"><br>
+<button type="submit">Start plan</button>
+</form>"#;
+
+async fn seats_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let seats = fields
+        .iter()
+        .find(|(n, _)| n == "seats")
+        .and_then(|(_, v)| v.trim().parse::<u32>().ok());
+    match seats {
+        Some(n) if (10..=500).contains(&n) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            page("Error", "<p>plan service unavailable</p>"),
+        )
+            .into_response(),
+        _ => page(
+            "Team plan",
+            &format!(
+                "<p class=\"error\">Choose between 10 and 500 seats for the team plan.</p>{SEATS_FORM}"
+            ),
+        )
+        .into_response(),
+    }
 }
 
 /// A booking form whose server checks every value the way real back ends do, in plain

@@ -661,6 +661,15 @@ fn rules_read_from_messages() {
         ),
         (
             0,
+            "Choose between 6 and 500 seats for this plan and team.",
+            "5",
+            &[
+                "expect(field('name')).toHaveCompareCondition('>=', 6)",
+                "expect(field('name')).toHaveCompareCondition('<=', 500)",
+            ],
+        ),
+        (
+            0,
             "Up to 2,000 characters.",
             "",
             &["expect(field('name')).toHaveLengthCondition('<=', 2000)"],
@@ -1088,4 +1097,38 @@ fn probes_try_dates_far_ahead_and_numbers_off_their_step() {
     };
     assert!(said("a year ahead"));
     assert!(said("in cents"));
+}
+
+/// A team plan whose server's message sits above the form, nearest the first field,
+/// but names the field it is about.
+fn seats_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
+    match values[1].as_string().trim().parse::<u32>() {
+        Ok(n) if (10..=500).contains(&n) => vec![],
+        _ => vec![(
+            Some(0),
+            "Choose between 10 and 500 seats for the team plan.".into(),
+        )],
+    }
+}
+
+#[test]
+fn a_message_about_another_field_than_the_one_it_sits_by_refines_that_field() {
+    let mut form = form_of(&[("team", "text", "Team name"), ("seats", "text", "Seats")]);
+    form.fields[1].inputmode = Some("numeric".into());
+    let mut session = FormSession::new(form.clone(), vec![], SessionConfig::default(), 2);
+    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
+    let mut solver = crate::ConstraintSolver::new(filler);
+    while let Some(sub) = session.next(&mut solver) {
+        let obs = observe(&form, &sub.values, seats_server(&sub.values));
+        let layout = attach_by_layout(&form, &obs.fields);
+        session.observe(classify(&form, &obs, &layout));
+    }
+    let report = session.report();
+    assert!(report.reached, "{:#?}", report.constraints);
+    assert!(
+        report
+            .constraints
+            .iter()
+            .any(|c| c.constraint == "expect(field('seats')).toHaveCompareCondition('>=', 10)")
+    );
 }

@@ -1,0 +1,150 @@
+//! The form macro with values a form accepted: once a short form-testing session has
+//! reached a successful submission of a form (`form-sessions`), the macro types those
+//! values instead of fresh guesses, so that rules only the server states ("at least 5
+//! seats") no longer stop exploration at the form.
+
+use std::collections::HashMap;
+
+use curio_forms::testing::field_refs;
+use curio_forms::{FieldValue, Filled, FormFill, FormFiller, Variant};
+use curio_page::{Field, Form};
+use rand::RngCore;
+
+/// What identifies a form across pages and visits: its key and its fields' names.
+pub(crate) fn form_signature(form: &Form) -> String {
+    format!("{}|{}", form.key.0, field_refs(form).join(","))
+}
+
+/// Accepted values per form signature; `None` for forms whose session found none.
+pub(crate) type Solved = HashMap<String, Option<Vec<FieldValue>>>;
+
+/// A [`FormFiller`] that answers with the accepted values of a form where there are
+/// some: typed text and ticked boxes; choices still come from the inner filler, so that
+/// they keep rotating.
+pub(crate) struct SolvedFiller<'a> {
+    pub(crate) inner: &'a mut dyn FormFiller,
+    pub(crate) solved: &'a Solved,
+}
+
+impl FormFiller for SolvedFiller<'_> {
+    fn fill(&mut self, form: &Form, variant: Variant, rng: &mut dyn RngCore) -> Option<FormFill> {
+        let mut fill = self.inner.fill(form, variant, rng)?;
+        let Some(Some(accepted)) = self.solved.get(&form_signature(form)) else {
+            return Some(fill);
+        };
+        if variant != Variant::Valid || accepted.len() != form.fields.len() {
+            return Some(fill);
+        }
+        for (i, value) in accepted.iter().enumerate() {
+            let wanted = match value {
+                FieldValue::Text(_) | FieldValue::Check(true) => value.clone(),
+                _ => continue,
+            };
+            match fill.values.iter_mut().find(|f| f.field == i) {
+                Some(filled) => filled.value = wanted,
+                None => fill.values.push(Filled {
+                    field: i,
+                    value: wanted,
+                }),
+            }
+        }
+        fill.values.sort_by_key(|f| f.field);
+        Some(fill)
+    }
+
+    fn value_for(&mut self, field: &Field, rng: &mut dyn RngCore) -> String {
+        self.inner.value_for(field, rng)
+    }
+
+    fn used(&mut self, field: &Field, value: &FieldValue) {
+        self.inner.used(field, value);
+    }
+
+    fn submitted(&mut self, form: &Form, fill: &FormFill) {
+        self.inner.submitted(form, fill);
+    }
+
+    fn fresh(&self, field: &Field, value: &FieldValue) -> bool {
+        self.inner.fresh(field, value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use curio_forms::{Dictionary, HeuristicFiller};
+    use curio_page::{ElementKey, FormId, Rect, Target};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    fn field(name: &str, input_type: &str) -> Field {
+        Field {
+            target: Target {
+                backend_node_id: 1,
+                frame: 0,
+                selector: format!("#{name}"),
+                locator: name.into(),
+                rect: Rect::default(),
+            },
+            tag: "input".into(),
+            input_type: input_type.into(),
+            name: Some(name.into()),
+            id: None,
+            labels: vec![],
+            placeholder: None,
+            autocomplete: None,
+            required: false,
+            readonly: false,
+            min: None,
+            max: None,
+            step: None,
+            minlength: None,
+            maxlength: None,
+            pattern: None,
+            inputmode: None,
+            options: vec![],
+            value: String::new(),
+            checked: false,
+        }
+    }
+
+    #[test]
+    fn accepted_text_and_ticks_replace_guesses_in_valid_fills_only() {
+        let form = Form {
+            id: FormId(0),
+            key: ElementKey("form|book".into()),
+            target: None,
+            name: None,
+            html_id: None,
+            action: None,
+            method: None,
+            title: None,
+            fields: vec![field("seats", "number"), field("terms", "checkbox")],
+            submit: None,
+        };
+        let mut inner = HeuristicFiller::new(Dictionary::default(), (2026, 12, 4));
+        let mut solved = Solved::new();
+        solved.insert(
+            form_signature(&form),
+            Some(vec![FieldValue::Text("5".into()), FieldValue::Check(true)]),
+        );
+        let mut filler = SolvedFiller {
+            inner: &mut inner,
+            solved: &solved,
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let fill = filler.fill(&form, Variant::Valid, &mut rng).unwrap();
+        assert_eq!(fill.value_of(0), Some(&FieldValue::Text("5".into())));
+        assert_eq!(fill.value_of(1), Some(&FieldValue::Check(true)));
+        // An invalid variant keeps its broken value.
+        for seed in 0..10 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            if let Some(f) = filler.fill(&form, Variant::WrongType, &mut rng)
+                && f.broken == Some(0)
+            {
+                assert_ne!(f.value_of(0), Some(&FieldValue::Text("5".into())));
+            }
+        }
+    }
+}
