@@ -390,6 +390,18 @@ impl FormSession {
         }
         match submission.purpose {
             Purpose::Reach => match feedback.outcome {
+                // "No results for …": accepted, but a search that finds something is
+                // the success worth building on; other values are tried while the
+                // budget for reaching lasts, and this one is the base if none does.
+                Outcome::Success
+                    if found_nothing(&feedback)
+                        && self.reach_attempts < self.config.max_reach.max(1) =>
+                {
+                    self.reached = true;
+                    if self.base.is_none() {
+                        self.base = Some((submission.values, Outcome::Success, fss));
+                    }
+                }
                 Outcome::Success => {
                     self.reached = true;
                     self.base = Some((submission.values, Outcome::Success, fss));
@@ -1020,6 +1032,25 @@ fn probe_value(field: &Field, base: &FieldValue, probe: Probe) -> Option<FieldVa
         | Probe::DateAt(..)
         | Probe::SameAs(..) => None,
     }
+}
+
+/// Whether a successful answer says the search found nothing.
+fn found_nothing(feedback: &Feedback) -> bool {
+    feedback.messages.iter().any(|m| {
+        let w = feedback::words(&m.text);
+        [
+            "no results",
+            "no result",
+            "nothing found",
+            "no matches",
+            "no match",
+            "0 results",
+            "found 0",
+            "no items",
+        ]
+        .iter()
+        .any(|p| has_phrase(&w, p))
+    })
 }
 
 /// The first box of a group of checkboxes sharing a name, none of them ticked, when a

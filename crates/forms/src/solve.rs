@@ -35,6 +35,8 @@ pub struct ConstraintSolver {
     filler: HeuristicFiller,
     /// Per field (by index), values the page offers: tried before the filler's.
     examples: Vec<Vec<String>>,
+    /// Per search field, how many of its words were drawn: they take turns.
+    turns: std::collections::HashMap<usize, usize>,
 }
 
 /// How a fix moves a value over a bound: well inside (to satisfy), or just past the
@@ -50,6 +52,7 @@ impl ConstraintSolver {
         ConstraintSolver {
             filler,
             examples: Vec::new(),
+            turns: std::collections::HashMap::new(),
         }
     }
 
@@ -76,8 +79,17 @@ impl ConstraintSolver {
             .collect();
         let sems: Vec<Semantic> = form.fields.iter().map(classify).collect();
         // An example the page gives is a value it accepts.
+        // The first is the likeliest; a search box's words take turns.
         for (f, value) in values.iter_mut().enumerate() {
-            if let (FieldValue::Text(_), Some(example)) = (&value, self.examples_of(f).first()) {
+            let examples = self.examples.get(f).map(Vec::as_slice).unwrap_or(&[]);
+            let pick = if sems[f] == Semantic::Search && !examples.is_empty() {
+                let turn = self.turns.entry(f).or_insert(0);
+                *turn += 1;
+                examples.get((*turn - 1) % examples.len())
+            } else {
+                examples.first()
+            };
+            if let (FieldValue::Text(_), Some(example)) = (&value, pick) {
                 *value = FieldValue::Text(example.clone());
             }
         }

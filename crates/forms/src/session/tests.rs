@@ -1132,3 +1132,39 @@ fn a_message_about_another_field_than_the_one_it_sits_by_refines_that_field() {
             .any(|c| c.constraint == "expect(field('seats')).toHaveCompareCondition('>=', 10)")
     );
 }
+
+/// A search that finds only what the site has: "No results" is accepted, but other
+/// words are tried while reaching lasts, and one that finds something is the base.
+fn search_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
+    let q = values[0].as_string();
+    if ["gardening", "sourdough"].contains(&q.as_str()) {
+        vec![]
+    } else {
+        vec![(None, format!("Done: no results for {q}"))]
+    }
+}
+
+#[test]
+fn a_search_that_finds_nothing_is_no_base_while_other_words_remain() {
+    let mut form = form_of(&[("q", "search", "Search")]);
+    form.fields[0].placeholder = Some("Recipes, gardening guides and news from the kitchen".into());
+    let mut session = FormSession::new(form.clone(), vec![], SessionConfig::default(), 1);
+    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
+    let mut solver =
+        crate::ConstraintSolver::new(filler).with_examples(crate::examples(&form, None));
+    let mut tried = Vec::new();
+    while let Some(sub) = session.next(&mut solver) {
+        tried.push(sub.values[0].as_string());
+        let obs = observe(&form, &sub.values, search_server(&sub.values));
+        let layout = attach_by_layout(&form, &obs.fields);
+        session.observe(classify(&form, &obs, &layout));
+    }
+    let report = session.report();
+    assert!(
+        report
+            .fss
+            .iter()
+            .any(|s| s.outcome == Outcome::Success && s.messages.is_empty()),
+        "{tried:?}"
+    );
+}
