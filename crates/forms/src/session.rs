@@ -333,7 +333,7 @@ impl FormSession {
             }
             match self.phase {
                 Phase::Reach => {
-                    if self.reach_attempts >= self.config.max_reach.max(1) {
+                    if self.reach_attempts >= self.reach_limit() {
                         self.end_reach();
                         continue;
                     }
@@ -394,8 +394,7 @@ impl FormSession {
                 // the success worth building on; other values are tried while the
                 // budget for reaching lasts, and this one is the base if none does.
                 Outcome::Success
-                    if found_nothing(&feedback)
-                        && self.reach_attempts < self.config.max_reach.max(1) =>
+                    if found_nothing(&feedback) && self.reach_attempts < self.reach_limit() =>
                 {
                     self.reached = true;
                     if self.base.is_none() {
@@ -475,6 +474,13 @@ impl FormSession {
             purpose: submission.purpose,
         });
         self.fss.len() - 1
+    }
+
+    /// Submissions trying to reach a success: `max_reach`, twice that while every
+    /// accepted search found nothing (a search has many words to try, each cheap).
+    fn reach_limit(&self) -> usize {
+        let limit = self.config.max_reach.max(1);
+        if self.reached { limit * 2 } else { limit }
     }
 
     fn active(&self) -> Vec<usize> {

@@ -70,6 +70,8 @@ impl ConstraintSolver {
     /// two names) get different values where the filler has more than one.
     fn draw(&mut self, form: &Form, rng: &mut dyn RngCore) -> Option<Vec<FieldValue>> {
         let fill = self.filler.fill(form, Variant::Valid, rng)?;
+        // Choices rotate from one draw to the next, as the filler counts what it gave.
+        self.filler.submitted(form, &fill);
         let mut values: Vec<FieldValue> = (0..form.fields.len())
             .map(|i| {
                 fill.value_of(i)
