@@ -103,12 +103,13 @@ fn fit_length(field: &Field, mut value: String) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use curio_page::{Rect, Target};
     use rand::SeedableRng;
 
-    fn field(input_type: &str) -> Field {
+    /// A bare input of `input_type`, for tests.
+    pub(crate) fn field(input_type: &str) -> Field {
         Field {
             target: Target {
                 backend_node_id: 1,

@@ -72,41 +72,17 @@ impl FormFiller for SolvedFiller<'_> {
 #[cfg(test)]
 mod tests {
     use curio_forms::{Dictionary, HeuristicFiller};
-    use curio_page::{ElementKey, FormId, Rect, Target};
+    use curio_page::{ElementKey, FormId};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
 
     fn field(name: &str, input_type: &str) -> Field {
-        Field {
-            target: Target {
-                backend_node_id: 1,
-                frame: 0,
-                selector: format!("#{name}"),
-                locator: name.into(),
-                rect: Rect::default(),
-            },
-            tag: "input".into(),
-            input_type: input_type.into(),
-            name: Some(name.into()),
-            id: None,
-            labels: vec![],
-            placeholder: None,
-            autocomplete: None,
-            required: false,
-            readonly: false,
-            min: None,
-            max: None,
-            step: None,
-            minlength: None,
-            maxlength: None,
-            pattern: None,
-            inputmode: None,
-            options: vec![],
-            value: String::new(),
-            checked: false,
-        }
+        let mut f = crate::input_values::tests::field(input_type);
+        f.name = Some(name.into());
+        f.target.selector = format!("#{name}");
+        f
     }
 
     #[test]

@@ -147,6 +147,26 @@ mod tests {
 
     use super::*;
 
+    /// Every declared state is given somewhere in its form's file (a `hit`, a beacon or
+    /// the native listener's map): its id appears there besides its declaration.
+    #[test]
+    fn every_state_is_given_somewhere() {
+        let files: [(&str, &[FssSpec]); 4] = [
+            (include_str!("travel.rs"), travel::STATES),
+            (include_str!("registration.rs"), registration::STATES),
+            (include_str!("data_entry.rs"), data_entry::STATES),
+            (include_str!("query.rs"), query::STATES),
+        ];
+        for (source, states) in files {
+            let code = source.split("#[cfg(test)]").next().unwrap_or(source);
+            for s in states {
+                let uses = code.matches(&format!("\"{}\"", s.id)).count()
+                    + code.matches(&format!("'{}'", s.id)).count();
+                assert!(uses >= 2, "{} is never given", s.id);
+            }
+        }
+    }
+
     #[test]
     fn forms_and_states_are_consistent() {
         assert!(FORMS.len() >= 12, "{} forms", FORMS.len());
