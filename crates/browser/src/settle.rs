@@ -52,12 +52,26 @@ pub(crate) struct Settled {
     pub timed_out: Option<String>,
 }
 
+/// How long to wait for a page after an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wait {
+    /// A quiet period, and a moment for a navigation the action may start: after a
+    /// click or a key that may submit.
+    Full,
+    /// No quiet period while the action made the page do nothing: no request, no
+    /// navigation, no short timer, and the DOM the same at two polls in a row. Once it
+    /// does something, as `Full`. For typing into a field, where the page's own
+    /// handlers run while the key is dispatched.
+    Brief,
+}
+
 pub(crate) async fn settle(
     page: &Page,
     events: &Events,
     mark: Mark,
     timeouts: &Timeouts,
     expect_navigation: bool,
+    wait: Wait,
 ) -> Settled {
     let mut settled = Settled::default();
     let start = Instant::now();
@@ -67,6 +81,8 @@ pub(crate) async fn settle(
     // has not reached us yet, so timers too must be quiet for a while.
     let mut timers_seen = start;
     let mut end = start + timeouts.idle;
+    // Whether the action has set the page to work (a request, a navigation, a timer).
+    let mut worked = false;
     loop {
         // A navigation the action started (seen at any point while settling) is waited
         // for first; a page that never finishes loading is stopped, as a user would
@@ -98,24 +114,38 @@ pub(crate) async fn settle(
             end = Instant::now() + timeouts.idle;
             continue;
         }
+        let Some((mutations, timers)) = probe(page, timeouts).await else {
+            break; // the document is going away or the renderer is gone
+        };
+        if timers > 0 {
+            worked = true;
+        }
+        if !worked {
+            let j = events.lock();
+            worked = navigating
+                || loaded
+                || j.navigations.len() > mark.navigations
+                || j.network_changed.is_some_and(|t| t >= mark.at);
+        }
+        let brief = wait == Wait::Brief && !worked;
+        let quiet = if brief { POLL } else { timeouts.quiet };
         // Requests older than the action (a stalled image, a long poll) do not hold
         // the page up.
-        let network_quiet = {
+        let (network_quiet, busy_url) = {
             let j = events.lock();
             let busy = j
                 .inflight
                 .values()
-                .any(|(started, _, _)| *started >= mark.at);
-            let calm = j
-                .network_changed
-                .is_none_or(|t| t.elapsed() >= timeouts.quiet);
-            !busy && calm
-        };
-        let Some((mutations, timers)) = probe(page, timeouts).await else {
-            break; // the document is going away or the renderer is gone
+                .find(|(started, _, _)| *started >= mark.at)
+                .map(|(_, url, method)| {
+                    let url: String = url.chars().take(120).collect();
+                    format!("{method} {url}")
+                });
+            let calm = j.network_changed.is_none_or(|t| t.elapsed() >= quiet);
+            (busy.is_none() && calm, busy)
         };
         let dom_quiet = match last_mutations {
-            Some((n, since)) if n == mutations => since.elapsed() >= timeouts.quiet,
+            Some((n, since)) if n == mutations => since.elapsed() >= quiet,
             _ => {
                 last_mutations = Some((mutations, Instant::now()));
                 false
@@ -124,19 +154,22 @@ pub(crate) async fn settle(
         if timers > 0 {
             timers_seen = Instant::now();
         }
-        let timers_done = timers_seen.elapsed() >= timeouts.quiet || start.elapsed() >= TIMER_WAIT;
+        let timers_done = timers_seen.elapsed() >= quiet || start.elapsed() >= TIMER_WAIT;
         // Give a navigation the action may start a moment to show up.
-        let grace_over = start.elapsed() >= timeouts.navigation_grace;
+        let grace_over = brief || start.elapsed() >= timeouts.navigation_grace;
         if network_quiet && dom_quiet && timers_done && grace_over {
             break;
         }
         if Instant::now() >= end {
             let what = if !network_quiet {
-                "network still busy"
+                match &busy_url {
+                    Some(r) => format!("network still busy ({r})"),
+                    None => "network still busy".to_string(),
+                }
             } else if !dom_quiet {
-                "DOM still changing"
+                "DOM still changing".to_string()
             } else {
-                "timers still pending"
+                "timers still pending".to_string()
             };
             settled
                 .timed_out

@@ -21,7 +21,7 @@ use crate::input::Input;
 use crate::launch::{Browser, Timeouts};
 use crate::outcome::Outcome;
 use crate::scope::Scope;
-use crate::settle::{page_probe, settle, stop_loading};
+use crate::settle::{Wait, page_probe, settle, stop_loading};
 
 /// Something a user does to one element.
 #[derive(Debug, Clone, PartialEq)]
@@ -200,7 +200,7 @@ impl Tab {
         }
         let expect = navigation_error.is_none();
         let mut outcome = self
-            .finish(mark, url_before, started, false, expect)
+            .finish(mark, url_before, started, false, expect, Wait::Full)
             .await?;
         outcome.navigation_error = navigation_error;
         Ok(outcome)
@@ -208,6 +208,22 @@ impl Tab {
 
     /// Performs one user action and waits for the page to settle.
     pub async fn perform(&mut self, action: &UserAction) -> Result<Outcome, BrowserError> {
+        self.perform_waiting(action, Wait::Full).await
+    }
+
+    /// Performs an action that edits a field (typing, choosing, ticking) and waits for
+    /// the page only while it reacts: a page that runs no request, timer or navigation
+    /// for it and whose DOM holds still is not given a quiet period. Filling a form of
+    /// ten fields this way costs a tenth of what ten `perform`s do.
+    pub async fn perform_edit(&mut self, action: &UserAction) -> Result<Outcome, BrowserError> {
+        self.perform_waiting(action, Wait::Brief).await
+    }
+
+    async fn perform_waiting(
+        &mut self,
+        action: &UserAction,
+        wait: Wait,
+    ) -> Result<Outcome, BrowserError> {
         let started = Instant::now();
         let mark = self.events.mark();
         let url_before = self.url();
@@ -239,7 +255,7 @@ impl Tab {
             }
             Err(e) => return Err(e),
         };
-        self.finish(mark, url_before, started, js_fallback, false)
+        self.finish(mark, url_before, started, js_fallback, false, wait)
             .await
     }
 
@@ -250,6 +266,7 @@ impl Tab {
         started: Instant,
         js_click_fallback: bool,
         expect_navigation: bool,
+        wait: Wait,
     ) -> Result<Outcome, BrowserError> {
         let settled = settle(
             &self.page,
@@ -257,6 +274,7 @@ impl Tab {
             mark,
             &self.timeouts,
             expect_navigation,
+            wait,
         )
         .await;
         let followed = self.handle_popups(mark).await;
@@ -462,7 +480,8 @@ impl Tab {
         while !self.events.lock().crashed && Instant::now() < end {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        self.finish(mark, url_before, started, false, false).await
+        self.finish(mark, url_before, started, false, false, Wait::Full)
+            .await
     }
 
     async fn take_coverage(&mut self) {
@@ -481,6 +500,61 @@ impl Tab {
     /// JavaScript coverage accumulated by this tab (empty unless enabled).
     pub fn coverage(&self) -> &CoverageMap {
         &self.coverage
+    }
+
+    /// Forgets what pages stored in this tab, so that the next page loaded starts as in
+    /// a fresh browser context: the session and local storage of the page shown now,
+    /// the cookies of the tab's context, and the local storage, IndexedDB, cache storage
+    /// and service workers of every origin the tab has had answers from. A new context
+    /// costs Chromium a quarter of a second; this, a few round trips.
+    pub async fn forget(&mut self) -> Result<(), BrowserError> {
+        let _ = self
+            .evaluate(
+                "(() => { try { sessionStorage.clear(); localStorage.clear(); } catch (e) {} })()",
+            )
+            .await;
+        match &self.context {
+            Some(ctx) => {
+                browser_call(
+                    &self.browser,
+                    "Storage.clearCookies",
+                    json!({"browserContextId": ctx}),
+                    self.timeouts.command,
+                )
+                .await?;
+            }
+            None => {
+                cdp::call(
+                    &self.page,
+                    "Network.clearBrowserCookies",
+                    json!({}),
+                    self.timeouts.command,
+                )
+                .await?;
+            }
+        }
+        let origins: std::collections::BTreeSet<String> = self
+            .events
+            .lock()
+            .responses
+            .iter()
+            .filter_map(|r| url::Url::parse(&r.url).ok())
+            .filter(|u| matches!(u.scheme(), "http" | "https"))
+            .map(|u| u.origin().ascii_serialization())
+            .collect();
+        for origin in origins {
+            cdp::call(
+                &self.page,
+                "Storage.clearDataForOrigin",
+                json!({
+                    "origin": origin,
+                    "storageTypes": "local_storage,indexeddb,websql,cache_storage,service_workers,shared_storage,storage_buckets",
+                }),
+                self.timeouts.command,
+            )
+            .await?;
+        }
+        Ok(())
     }
 
     /// Closes the tab and disposes of its browser context.

@@ -483,3 +483,36 @@ async fn page_model_actions_drive_the_live_page() {
     );
     e.close().await;
 }
+
+/// What a page stores, as one string: cookies, both web storages, IndexedDB databases.
+const STORED: &str = r#"(async () => {
+  const dbs = indexedDB.databases ? (await indexedDB.databases()).map(d => d.name) : [];
+  return [document.cookie, localStorage.length, sessionStorage.length, dbs.join(',')].join('|');
+})()"#;
+
+#[tokio::test]
+async fn forgetting_leaves_the_next_page_as_a_fresh_context_would() {
+    let mut e = env().await;
+    e.goto("/t/exception").await;
+    let fresh = e.tab.evaluate(STORED).await.unwrap();
+    assert_eq!(fresh, serde_json::json!("|0|0|"));
+    e.tab
+        .evaluate(
+            r#"(async () => {
+  document.cookie = 'visited=yes; path=/';
+  localStorage.setItem('theme', 'dark');
+  sessionStorage.setItem('step', '2');
+  await new Promise((ok) => { const r = indexedDB.open('drafts'); r.onsuccess = () => { r.result.close(); ok(); }; });
+})()"#,
+        )
+        .await
+        .unwrap();
+    e.goto("/t/exception").await;
+    let kept = e.tab.evaluate(STORED).await.unwrap();
+    assert_eq!(kept, serde_json::json!("visited=yes|1|1|drafts"));
+    e.tab.forget().await.expect("forget");
+    e.goto("/t/exception").await;
+    let after = e.tab.evaluate(STORED).await.unwrap();
+    assert_eq!(after, fresh);
+    e.close().await;
+}

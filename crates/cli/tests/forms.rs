@@ -28,6 +28,36 @@ fn forms_json(dir: &Path) -> Value {
     serde_json::from_str(&text).expect("forms.json is JSON")
 }
 
+/// `curio forms URL` with at most `submissions` submissions and `replays` replays of
+/// each state, which must succeed; its first form's results and what it printed.
+async fn test_first_form(
+    url: &str,
+    out: &Path,
+    submissions: &str,
+    replays: &str,
+) -> (Value, String) {
+    let (code, stdout, err) = run(&[
+        "forms",
+        url,
+        "--out",
+        out.to_str().unwrap(),
+        "--max-submissions",
+        submissions,
+        "--replays",
+        replays,
+    ])
+    .await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    (forms_json(out)["forms"][0].clone(), stdout)
+}
+
+/// Every test of `form` reached its state on every replay.
+fn every_replay_reproduced(form: &Value) {
+    for t in form["tests"].as_array().expect("tests") {
+        assert_eq!(t["reproduced"], t["replays"], "{t}");
+    }
+}
+
 /// A page with no form is a usage error that names the URL.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_without_a_form_says_so_and_exits_2() {
@@ -48,30 +78,31 @@ async fn form_states_are_found_replayed_and_exported_tests_pass_in_playwright() 
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/booking");
     let out = tempfile::tempdir().unwrap();
-    let (code, stdout, err) = run(&[
-        "forms",
-        &url,
-        "--out",
-        out.path().to_str().unwrap(),
-        "--max-submissions",
-        "10",
-        "--replays",
-        "1",
-    ])
-    .await;
-    assert_eq!(code, 0, "{stdout}\n{err}");
-    let json = forms_json(out.path());
-    let form = &json["forms"][0];
+    let (form, stdout) = test_first_form(&url, out.path(), "10", "1").await;
     let states = form["report"]["fss"].as_array().expect("fss");
     assert!(states.len() >= 3, "{stdout}");
     let texts = serde_json::to_string(states).unwrap();
     assert!(texts.contains("booking engine unavailable"), "{texts}");
     assert!(texts.contains("first and last name"), "{texts}");
-    for t in form["tests"].as_array().expect("tests") {
-        assert_eq!(t["reproduced"], t["replays"], "{t}");
-    }
+    every_replay_reproduced(&form);
 
     playwright_passes(out.path(), states.len()).await;
+    testbed.shutdown().await;
+}
+
+/// The feedback form turns a second message from the same browser away (by cookie).
+/// Every submission starts as in a fresh browser, so the thanks is the success the
+/// session finds and each replay gets it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_submission_starts_without_what_the_last_one_stored() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/once");
+    let out = tempfile::tempdir().unwrap();
+    let (form, _) = test_first_form(&url, out.path(), "8", "3").await;
+    let texts = serde_json::to_string(&form["report"]["fss"]).unwrap();
+    assert!(texts.contains("Thank you for your message"), "{texts}");
+    assert!(!texts.contains("already sent"), "{texts}");
+    every_replay_reproduced(&form);
     testbed.shutdown().await;
 }
 
@@ -146,11 +177,8 @@ async fn every_answer_of_a_gallery_form_is_provoked_and_pinned_down() {
     );
     let json = forms_json(out.path());
     let form = &json["forms"][0];
-    let tests = form["tests"].as_array().expect("tests");
-    for t in tests {
-        assert_eq!(t["reproduced"], t["replays"], "{t}");
-    }
-    playwright_passes(out.path(), tests.len()).await;
+    every_replay_reproduced(form);
+    playwright_passes(out.path(), form["tests"].as_array().expect("tests").len()).await;
     gallery.shutdown().await;
 }
 

@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use curio_browser::{Browser, BrowserError, CoverageMap, LaunchError, Outcome, Tab};
+use curio_browser::{Browser, BrowserError, CoverageMap, LaunchError, Outcome, Tab, UserAction};
 use curio_explorer::{Learner, LearnerConfig};
 use curio_forms::HeuristicFiller;
 
@@ -381,7 +381,13 @@ impl Explorer {
         let multi = planned.len() > 1;
         for p in planned {
             let t = Instant::now();
-            let outcome = self.tab().perform(&p.action).await;
+            // Inside a form macro, typing and choosing wait only while the page reacts;
+            // the submit click waits as every move does.
+            let outcome = if multi && !matches!(p.action, UserAction::Click(_)) {
+                self.tab().perform_edit(&p.action).await
+            } else {
+                self.tab().perform(&p.action).await
+            };
             self.browser_time += t.elapsed();
             let outcome = match outcome {
                 Ok(o) => o,

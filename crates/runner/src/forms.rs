@@ -257,13 +257,19 @@ pub(crate) async fn solve_form(
     let mut session = FormSession::new(form.clone(), inferred, config, seed);
     let mut solver = ConstraintSolver::new(HeuristicFiller::new(dictionary.clone(), today()))
         .with_examples(examples(&form, Some(&ferg)));
+    let mut submitter = Submitter::new(browser);
     while let Some(submission) = session.next(&mut solver) {
-        let feedback = match submit(browser, url, &form, &submission.values).await? {
-            Attempt::Observed(obs) => judge(&form, &obs, Some(&ferg)),
-            Attempt::Failed(_) => Feedback::unknown(),
+        let feedback = match submitter.submit(url, &form, &submission.values).await {
+            Ok(Attempt::Observed(obs)) => judge(&form, &obs, Some(&ferg)),
+            Ok(Attempt::Failed(_)) => Feedback::unknown(),
+            Err(e) => {
+                submitter.close().await;
+                return Err(e);
+            }
         };
         session.observe(feedback);
     }
+    submitter.close().await;
     // A success; else values the form's checks let through to a server error, which is
     // what exploring wants to reach again.
     let report = session.report();
@@ -283,6 +289,20 @@ pub(crate) async fn solve_form(
 
 async fn test_form(
     browser: &Browser,
+    config: &FormsConfig,
+    page: &Page,
+    snapshot: &DomSnapshot,
+    index: usize,
+    on_event: &mut (dyn FnMut(FormsEvent) + Send),
+) -> Result<FormResult, BrowserError> {
+    let mut submitter = Submitter::new(browser);
+    let result = test_form_with(&mut submitter, config, page, snapshot, index, on_event).await;
+    submitter.close().await;
+    result
+}
+
+async fn test_form_with(
+    submitter: &mut Submitter<'_>,
     config: &FormsConfig,
     page: &Page,
     snapshot: &DomSnapshot,
@@ -333,7 +353,9 @@ async fn test_form(
             break;
         }
         let purpose = describe(&submission.purpose, &session_constraint_names(&session));
-        let attempt = submit(browser, &config.url, &form, &submission.values).await?;
+        let attempt = submitter
+            .submit(&config.url, &form, &submission.values)
+            .await?;
         let feedback = match attempt {
             Attempt::Observed(obs) => {
                 let feedback = judge(&form, &obs, config.use_ferg.then_some(&ferg));
@@ -371,7 +393,7 @@ async fn test_form(
         let mut reproduced = 0;
         let mut mismatches = Vec::new();
         for _ in 0..config.replays {
-            match submit(browser, &config.url, &form, &fss.values).await? {
+            match submitter.submit(&config.url, &form, &fss.values).await? {
                 Attempt::Observed(obs) => {
                     let feedback = judge(&form, &obs, config.use_ferg.then_some(&ferg));
                     let signature = feedback.signature(&refs);
@@ -454,18 +476,55 @@ enum Attempt {
     Failed(String),
 }
 
-/// Opens `url` in a fresh browser context, gives the form `values`, submits it and reads
-/// every channel of feedback.
-async fn submit(
-    browser: &Browser,
-    url: &str,
-    form: &Form,
-    values: &[FieldValue],
-) -> Result<Attempt, BrowserError> {
-    let mut tab = browser.new_tab().await?;
-    let attempt = submit_in(&mut tab, url, form, values).await;
-    tab.close().await;
-    attempt
+/// Makes submissions one after another in one tab, which forgets what each stored
+/// before the next (cookies, web storage, IndexedDB): every submission starts as in a
+/// fresh browser context, without the cost of one.
+struct Submitter<'b> {
+    browser: &'b Browser,
+    tab: Option<Tab>,
+}
+
+impl<'b> Submitter<'b> {
+    fn new(browser: &'b Browser) -> Self {
+        Submitter { browser, tab: None }
+    }
+
+    /// Opens `url`, gives the form `values`, submits it and reads every channel of
+    /// feedback.
+    async fn submit(
+        &mut self,
+        url: &str,
+        form: &Form,
+        values: &[FieldValue],
+    ) -> Result<Attempt, BrowserError> {
+        let mut tab = match self.tab.take() {
+            Some(mut tab) => match tab.forget().await {
+                Ok(()) => tab,
+                Err(_) => {
+                    tab.close().await;
+                    self.browser.new_tab().await?
+                }
+            },
+            None => self.browser.new_tab().await?,
+        };
+        let attempt = submit_in(&mut tab, url, form, values).await;
+        match attempt {
+            Ok(a) => {
+                self.tab = Some(tab);
+                Ok(a)
+            }
+            Err(e) => {
+                tab.close().await;
+                Err(e)
+            }
+        }
+    }
+
+    async fn close(self) {
+        if let Some(tab) = self.tab {
+            tab.close().await;
+        }
+    }
 }
 
 async fn submit_in(
@@ -497,7 +556,7 @@ async fn submit_in(
         let Some(action) = action_for(field, value) else {
             continue;
         };
-        match tab.perform(&action).await {
+        match tab.perform_edit(&action).await {
             Ok(outcome) if outcome.navigated() => {
                 return Ok(Attempt::Failed(format!(
                     "the page navigated away to {} while filling {}",

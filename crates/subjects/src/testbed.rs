@@ -65,6 +65,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/latest/{n}", get(latest_report))
         .route("/t/stored", get(stored))
         .route("/t/stored/preview", get(stored_preview))
+        .route("/t/once", get(once).post(once_submit))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .with_state(stop)
 }
@@ -85,7 +86,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 32] = [
+const PAGES: [&str; 33] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -118,6 +119,7 @@ const PAGES: [&str; 32] = [
     "/t/renamed",
     "/t/latest",
     "/t/stored",
+    "/t/once",
 ];
 
 async fn index() -> Html<String> {
@@ -701,6 +703,39 @@ async fn slow_nav() -> Html<String> {
 async fn slow_page(State(stop): State<Stop>) -> Html<String> {
     stop.sleep(SLOW_PAGE).await;
     page("Slow page", r#"<p id="result">slow page loaded</p>"#)
+}
+
+/// A feedback form that takes one message per visitor: the first submission sets a
+/// cookie and thanks, every later one from the same browser is turned away. A tester
+/// whose submissions leak cookies into each other sees the form change its answer.
+async fn once() -> Html<String> {
+    page("Feedback", ONCE_FORM)
+}
+
+const ONCE_FORM: &str = r#"<form method="post" action="/t/once">
+<label for="topic">Topic</label> <input id="topic" name="topic" required><br>
+<label for="note">Your message</label> <textarea id="note" name="note" required></textarea><br>
+<button type="submit">Send</button>
+</form>"#;
+
+async fn once_submit(headers: axum::http::HeaderMap) -> Response {
+    let sent = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|c| c.split(';').any(|kv| kv.trim() == "sent=1"));
+    if sent {
+        return page(
+            "Feedback",
+            &format!("<p class=\"error\">You have already sent us a message.</p>{ONCE_FORM}"),
+        )
+        .into_response();
+    }
+    (
+        [(header::SET_COOKIE, "sent=1; Path=/")],
+        page("Feedback", "<p>Thank you for your message.</p>"),
+    )
+        .into_response()
 }
 
 #[cfg(test)]
