@@ -19,12 +19,14 @@ use curio_subjects::{GALLERY_FORMS, GalleryForm, Subject};
 use serde::Serialize;
 
 /// The variants, by name: what each disables.
-const VARIANTS: [(&str, &[&str]); 5] = [
+const VARIANTS: [(&str, &[&str]); 7] = [
     ("full", &[]),
-    ("no-ferg", &["ferg"]),
-    ("no-feedback", &["feedback"]),
-    ("no-negation", &["negation"]),
-    ("no-probes", &["probes"]),
+    ("no-ferg", &["--disable", "ferg"]),
+    ("no-feedback", &["--disable", "feedback"]),
+    ("no-negation", &["--disable", "negation"]),
+    ("no-probes", &["--disable", "probes"]),
+    ("lexical", &["--embedder", "lexical"]),
+    ("minilm", &["--embedder", "minilm"]),
 ];
 
 #[derive(Debug, Parser)]
@@ -33,7 +35,8 @@ const VARIANTS: [(&str, &[&str]); 5] = [
     about = "curio forms on every gallery form: FSS coverage, passing rate, time per form"
 )]
 struct Args {
-    /// Variants, comma-separated: full, no-ferg, no-feedback, no-negation, no-probes.
+    /// Variants, comma-separated: full, no-ferg, no-feedback, no-negation, no-probes,
+    /// lexical, minilm (the FERG's text embedder).
     #[arg(long, default_value = "full", value_delimiter = ',')]
     variants: Vec<String>,
     /// Seeds, comma-separated.
@@ -165,14 +168,12 @@ async fn one_form(
         .arg(seed.to_string())
         .arg("--replays")
         .arg(args.replays.to_string());
-    let disabled = VARIANTS
+    let extra = VARIANTS
         .iter()
         .find(|(n, _)| *n == variant)
-        .map(|(_, d)| *d)
+        .map(|(_, a)| *a)
         .unwrap_or_default();
-    for part in disabled {
-        cmd.arg("--disable").arg(part);
-    }
+    cmd.args(extra);
     let log = std::fs::File::create(dir.join("curio.log"))?;
     let started = Instant::now();
     let status = cmd

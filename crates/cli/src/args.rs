@@ -173,6 +173,11 @@ pub(crate) struct FormsArgs {
     /// negating each rule, probing each field. Repeatable.
     #[arg(long, value_name = "PART", value_parser = clap::builder::PossibleValuesParser::new(FORM_PARTS))]
     pub disable: Vec<String>,
+    /// How the form's relation graph compares texts: `lexical` (words and character
+    /// n-grams) or `minilm` (the all-MiniLM-L6-v2 sentence model, installed by
+    /// scripts/fetch-minilm; without it, Curio says so and uses `lexical`).
+    #[arg(long, value_name = "NAME", default_value = "lexical", value_parser = ["lexical", "minilm"])]
+    pub embedder: String,
 }
 
 /// Names for `curio forms --disable`.

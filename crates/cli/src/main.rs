@@ -186,6 +186,7 @@ fn print_forms_event(event: &FormsEvent, quiet: bool) {
             "Form {} \"{title}\": {fields} fields, {constraints} constraints inferred.",
             form + 1
         ),
+        FormsEvent::Note(note) => eprintln!("note: {note}"),
         FormsEvent::Submitted {
             purpose,
             signature,

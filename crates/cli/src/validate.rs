@@ -8,7 +8,7 @@ use curio_browser::{BrowserConfig, Scope, Timeouts};
 use curio_forms::Dictionary;
 use curio_forms::session::SessionConfig;
 use curio_page::UrlNormalization;
-use curio_runner::{ActionGuard, FormsConfig, RunConfig, RunError, StrategyKind};
+use curio_runner::{ActionGuard, Embedder, FormsConfig, RunConfig, RunError, StrategyKind};
 use url::Url;
 
 use crate::args::{BrowserArgs, FormsArgs, RunArgs};
@@ -217,6 +217,10 @@ pub(crate) fn forms_config(
         only: forms.only.iter().map(|n| *n as usize - 1).collect(),
         out_dir: forms.out.clone(),
         use_ferg: !off("ferg"),
+        embedder: match forms.embedder.as_str() {
+            "minilm" => Embedder::MiniLm,
+            _ => Embedder::Lexical,
+        },
     })
 }
 

@@ -106,6 +106,51 @@ async fn every_submission_starts_without_what_the_last_one_stored() {
     testbed.shutdown().await;
 }
 
+/// `--embedder minilm` reads the form with the sentence model that scripts/fetch-minilm
+/// installs; where it is missing, Curio says so, names the directory, and goes on with
+/// the lexical embedder.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_minilm_embedder_is_used_when_installed_and_its_absence_is_said() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/once");
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let args = [
+        "forms",
+        &url,
+        "--out",
+        dir,
+        "--max-submissions",
+        "2",
+        "--replays",
+        "0",
+        "--embedder",
+        "minilm",
+    ];
+    let (code, stdout, err) = run(&args).await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    assert_eq!(forms_json(out.path())["embedder"], "minilm", "{err}");
+    assert!(!err.contains("note:"), "{err}");
+
+    let nowhere = out.path().join("no-model");
+    let missing = Command::new(env!("CARGO_BIN_EXE_curio"))
+        .args(args)
+        .env("CURIO_MINILM_DIR", &nowhere)
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .expect("run curio");
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(missing.status.code(), Some(0), "{err}");
+    assert_eq!(forms_json(out.path())["embedder"], "lexical");
+    assert_eq!(err.matches("note:").count(), 1, "{err}");
+    assert!(
+        err.contains(nowhere.to_str().unwrap()) && err.contains("scripts/fetch-minilm"),
+        "{err}"
+    );
+    testbed.shutdown().await;
+}
+
 /// Runs the Playwright tests `curio forms` exported into `out` with Playwright Test
 /// (installed by scripts/test from e2e/playwright/package.json) and Debian's Chromium;
 /// all `expected` must pass.

@@ -12,9 +12,10 @@ use curio_forms::feedback::{Channel, Feedback, attach_by_layout, classify};
 use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
 use curio_forms::testing::{FieldState, Observation, field_refs};
 use curio_forms::{
-    ConstraintSolver, Dictionary, Ferg, FieldValue, HeuristicFiller, LexicalEmbedder, examples,
-    infer,
+    ConstraintSolver, Dictionary, Ferg, FieldValue, HeuristicFiller, LexicalEmbedder, TextEmbedder,
+    examples, infer,
 };
+use curio_minilm::MiniLmEmbedder;
 use curio_page::{DomSnapshot, Field, Form, Page, form_dom};
 use curio_record::ObservationKind;
 use serde::Serialize;
@@ -42,6 +43,34 @@ pub struct FormsConfig {
     /// messages attached by it); without, only the field's own label and placeholder,
     /// and messages attached by layout alone (the ablation of FormNexus' Table 4).
     pub use_ferg: bool,
+    /// How the FERG compares texts.
+    pub embedder: Embedder,
+}
+
+/// The text embedder of the FERG.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Embedder {
+    /// Words and character n-grams (`curio_forms::LexicalEmbedder`): always there.
+    Lexical,
+    /// all-MiniLM-L6-v2 (`curio_minilm`), from the directory `scripts/fetch-minilm`
+    /// fills; without it, the lexical embedder, with a note saying so.
+    MiniLm,
+}
+
+impl Embedder {
+    /// The embedder to use, and a note when the one asked for could not be loaded.
+    fn load(self) -> (Box<dyn TextEmbedder + Send + Sync>, Option<String>) {
+        match self {
+            Embedder::Lexical => (Box::new(LexicalEmbedder), None),
+            Embedder::MiniLm => match MiniLmEmbedder::load(&MiniLmEmbedder::default_dir()) {
+                Ok(m) => (Box::new(m), None),
+                Err(e) => (
+                    Box::new(LexicalEmbedder),
+                    Some(format!("{e}; using the lexical embedder")),
+                ),
+            },
+        }
+    }
 }
 
 /// Progress, as it happens.
@@ -54,6 +83,8 @@ pub enum FormsEvent {
         fields: usize,
         constraints: usize,
     },
+    /// Something the user should know once: the embedder asked for is not installed.
+    Note(String),
     /// One submission and the state it reached.
     Submitted {
         form: usize,
@@ -121,6 +152,8 @@ pub struct InferredRule {
 pub struct FormsOutcome {
     pub url: String,
     pub browser: String,
+    /// The text embedder the FERG used (`lexical`, `minilm`).
+    pub embedder: String,
     pub forms: Vec<FormResult>,
     /// Where the results were written.
     #[serde(skip)]
@@ -137,13 +170,18 @@ pub async fn test_forms(
         path: config.out_dir.clone(),
         source,
     })?;
+    let (embedder, note) = config.embedder.load();
+    if let Some(note) = note {
+        on_event(FormsEvent::Note(note));
+    }
     let browser = Browser::start(config.browser.clone()).await?;
-    let result = run(&browser, &config, on_event).await;
+    let result = run(&browser, &config, embedder.as_ref(), on_event).await;
     browser.close().await;
     let forms = result?;
     let outcome = FormsOutcome {
         url: config.url.clone(),
         browser: String::new(),
+        embedder: embedder.name().to_string(),
         forms,
         json: config.out_dir.join("forms.json"),
     };
@@ -159,6 +197,7 @@ pub async fn test_forms(
 async fn run(
     browser: &Browser,
     config: &FormsConfig,
+    embedder: &(dyn TextEmbedder + Send + Sync),
     on_event: &mut (dyn FnMut(FormsEvent) + Send),
 ) -> Result<Vec<FormResult>, RunError> {
     let browser_error = |source| RunError::Browser {
@@ -194,7 +233,13 @@ async fn run(
     }
     let mut results = Vec::new();
     for index in testable {
-        let result = test_form(browser, config, &page, &capture.snapshot, index, on_event)
+        let form = FormUnderTest {
+            page: &page,
+            snapshot: &capture.snapshot,
+            index,
+            embedder,
+        };
+        let result = test_form(browser, config, form, on_event)
             .await
             .map_err(browser_error)?;
         results.push(result);
@@ -287,16 +332,23 @@ pub(crate) async fn solve_form(
         .map(|s| s.values.clone()))
 }
 
+/// One form of the page, and how its texts are compared.
+#[derive(Clone, Copy)]
+struct FormUnderTest<'a> {
+    page: &'a Page,
+    snapshot: &'a DomSnapshot,
+    index: usize,
+    embedder: &'a (dyn TextEmbedder + Send + Sync),
+}
+
 async fn test_form(
     browser: &Browser,
     config: &FormsConfig,
-    page: &Page,
-    snapshot: &DomSnapshot,
-    index: usize,
+    under_test: FormUnderTest<'_>,
     on_event: &mut (dyn FnMut(FormsEvent) + Send),
 ) -> Result<FormResult, BrowserError> {
     let mut submitter = Submitter::new(browser);
-    let result = test_form_with(&mut submitter, config, page, snapshot, index, on_event).await;
+    let result = test_form_with(&mut submitter, config, under_test, on_event).await;
     submitter.close().await;
     result
 }
@@ -304,17 +356,20 @@ async fn test_form(
 async fn test_form_with(
     submitter: &mut Submitter<'_>,
     config: &FormsConfig,
-    page: &Page,
-    snapshot: &DomSnapshot,
-    index: usize,
+    under_test: FormUnderTest<'_>,
     on_event: &mut (dyn FnMut(FormsEvent) + Send),
 ) -> Result<FormResult, BrowserError> {
     let started = Instant::now();
+    let FormUnderTest {
+        page,
+        snapshot,
+        index,
+        embedder,
+    } = under_test;
     let form = page.forms[index].clone();
     let refs = field_refs(&form);
     let dom = form_dom(snapshot, page, form.id);
-    let embedder = LexicalEmbedder;
-    let ferg = Ferg::build(&form, &dom, &embedder, config.seed);
+    let ferg = Ferg::build(&form, &dom, embedder, config.seed);
     let inferred = infer(&form, config.use_ferg.then_some(&ferg), today());
     let title = form
         .title

@@ -18,7 +18,8 @@ pub use config::{Features, RunConfig, StrategyKind};
 pub use explore::{RunError, RunEvent, RunOutcome, explore};
 pub use findings::signature;
 pub use forms::{
-    Fill, FormResult, FormsConfig, FormsEvent, FormsOutcome, FssTest, InferredRule, test_forms,
+    Embedder, Fill, FormResult, FormsConfig, FormsEvent, FormsOutcome, FssTest, InferredRule,
+    test_forms,
 };
 pub use guard::{ActionGuard, DEFAULT_DENY_PHRASES};
 pub use input_values::valid_value;
