@@ -178,6 +178,24 @@ pub(crate) struct FormsArgs {
     /// scripts/fetch-minilm; without it, Curio says so and uses `lexical`).
     #[arg(long, value_name = "NAME", default_value = "lexical", value_parser = ["lexical", "minilm"])]
     pub embedder: String,
+    /// An OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio) to ask for
+    /// each field's constraints besides the built-in rules, e.g.
+    /// http://127.0.0.1:11434/v1; its key, if it needs one, in CURIO_LLM_API_KEY.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "CURIO_LLM_URL",
+        requires = "llm_model"
+    )]
+    pub llm_url: Option<String>,
+    /// The model to ask at --llm-url.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "CURIO_LLM_MODEL",
+        requires = "llm_url"
+    )]
+    pub llm_model: Option<String>,
 }
 
 /// Names for `curio forms --disable`.

@@ -221,7 +221,27 @@ pub(crate) fn forms_config(
             "minilm" => Embedder::MiniLm,
             _ => Embedder::Lexical,
         },
+        llm: llm_config(forms)?,
     })
+}
+
+/// The language model of `--llm-url` and `--llm-model`, its key from the environment.
+fn llm_config(forms: &FormsArgs) -> Result<Option<curio_llm::LlmConfig>, Failure> {
+    let (Some(url), Some(model)) = (&forms.llm_url, &forms.llm_model) else {
+        return Ok(None);
+    };
+    match url::Url::parse(url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") => {}
+        _ => {
+            return Err(Failure::Usage(format!(
+                "--llm-url {url:?} is not an http(s) URL"
+            )));
+        }
+    }
+    Ok(Some(curio_llm::LlmConfig::from_env_key(
+        url.trim_end_matches('/'),
+        model.clone(),
+    )))
 }
 
 /// The browser for `curio replay`: scoped like the run that is replayed.

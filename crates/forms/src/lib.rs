@@ -19,6 +19,7 @@ pub mod lang;
 mod markup;
 mod node2vec;
 mod pattern;
+pub mod prompt;
 mod realistic;
 mod scalar;
 mod semantic;

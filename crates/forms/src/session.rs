@@ -383,7 +383,7 @@ impl FormSession {
             messages: feedback.messages.len() + feedback.invalid.len(),
             fss,
             observed,
-            blamed: blamed(&feedback),
+            blamed: blamed(&self.form, &feedback),
         });
         if !observed {
             return;
@@ -417,7 +417,9 @@ impl FormSession {
                     }
                 }
             },
-            Purpose::Negate(i) => self.judge(i, feedback.outcome, fss, blamed(&feedback)),
+            Purpose::Negate(i) => {
+                self.judge(i, feedback.outcome, fss, blamed(&self.form, &feedback))
+            }
             Purpose::Probe(_) => {}
         }
     }
@@ -834,18 +836,7 @@ impl FormSession {
             {
                 continue;
             }
-            // A message placed by one field but naming another ("Choose between 10 and
-            // 500 seats" above the first field) is about the field it names.
-            let named = mentioned_field(&self.form, &m.text, None);
-            let attached = m.field.filter(|&a| {
-                named.is_none_or(|n| {
-                    n == a
-                        || label_share(&self.form.fields[a], &m.text)
-                            >= label_share(&self.form.fields[n], &m.text)
-                })
-            });
-            let Some(f) = attached
-                .or(named)
+            let Some(f) = message_field(&self.form, m)
                 .or_else(|| unticked_group(&self.form, &m.text, values))
             else {
                 continue;
@@ -899,12 +890,25 @@ impl FormSession {
     }
 }
 
+/// The field a message is about: the one it is attached to, unless it names another
+/// field's label better ("Choose between 10 and 500 seats" or "That coupon code is not
+/// valid" shown above the first field), else the one it names.
+fn message_field(form: &Form, m: &Message) -> Option<usize> {
+    let named = mentioned_field(form, &m.text, None);
+    let attached = m.field.filter(|&a| {
+        named.is_none_or(|n| {
+            n == a || label_share(&form.fields[a], &m.text) >= label_share(&form.fields[n], &m.text)
+        })
+    });
+    attached.or(named)
+}
+
 /// The fields the messages of `feedback` are about; `None` when any is about the form as
 /// a whole, or there is none.
-fn blamed(feedback: &Feedback) -> Option<Vec<usize>> {
+fn blamed(form: &Form, feedback: &Feedback) -> Option<Vec<usize>> {
     let mut fields: Vec<usize> = feedback.invalid.clone();
     for m in &feedback.messages {
-        fields.push(m.field?);
+        fields.push(message_field(form, m)?);
     }
     if fields.is_empty() {
         return None;

@@ -9,12 +9,14 @@ use std::time::{Duration, Instant};
 
 use curio_browser::{Browser, BrowserConfig, BrowserError, Outcome, Tab, UserAction};
 use curio_forms::feedback::{Channel, Feedback, attach_by_layout, classify};
+use curio_forms::prompt::{CONSTRAINT_SYSTEM, constraint_prompt, proposals};
 use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
 use curio_forms::testing::{FieldState, Observation, field_refs};
 use curio_forms::{
     ConstraintSolver, Dictionary, Ferg, FieldValue, HeuristicFiller, LexicalEmbedder, TextEmbedder,
     examples, infer,
 };
+use curio_llm::{LlmClient, LlmConfig, Message, ResponseCache, Usage};
 use curio_minilm::MiniLmEmbedder;
 use curio_page::{DomSnapshot, Field, Form, Page, form_dom};
 use curio_record::ObservationKind;
@@ -45,6 +47,9 @@ pub struct FormsConfig {
     pub use_ferg: bool,
     /// How the FERG compares texts.
     pub embedder: Embedder,
+    /// A language model to ask for each field's constraints, besides the built-in rules;
+    /// its answers are cached in `out_dir/runs.db`.
+    pub llm: Option<LlmConfig>,
 }
 
 /// The text embedder of the FERG.
@@ -138,13 +143,32 @@ pub struct FormResult {
     pub seconds: f64,
     /// Wall time until the session was over: inference, every submission, feedback.
     pub session_seconds: f64,
+    /// What the language model was asked and answered, when one was used.
+    pub llm: Option<LlmUse>,
 }
 
 /// A constraint as inferred, before the form had its say.
 #[derive(Debug, Clone, Serialize)]
 pub struct InferredRule {
     pub constraint: String,
+    /// `rules` (built in) or `llm` (proposed by the model).
     pub source: String,
+}
+
+/// What asking the model cost for one form.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LlmUse {
+    /// Fields asked about.
+    pub asked: usize,
+    /// Constraints proposed that were new, about the field asked, and readable.
+    pub proposed: usize,
+    /// Constraints written that could not be used (unreadable, about another field,
+    /// repeats of known rules).
+    pub rejected: usize,
+    pub requests: u64,
+    pub cache_hits: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
 }
 
 /// What `curio forms` found on the page.
@@ -174,8 +198,16 @@ pub async fn test_forms(
     if let Some(note) = note {
         on_event(FormsEvent::Note(note));
     }
+    let llm = match &config.llm {
+        Some(llm) => connect_llm(llm, &config.out_dir, on_event).await,
+        None => None,
+    };
     let browser = Browser::start(config.browser.clone()).await?;
-    let result = run(&browser, &config, embedder.as_ref(), on_event).await;
+    let helpers = Helpers {
+        embedder: embedder.as_ref(),
+        llm: llm.as_ref(),
+    };
+    let result = run(&browser, &config, helpers, on_event).await;
     browser.close().await;
     let forms = result?;
     let outcome = FormsOutcome {
@@ -194,10 +226,49 @@ pub async fn test_forms(
     Ok(outcome)
 }
 
+/// The model at `config`, checked: `None`, with a note saying why, when it cannot be
+/// used; the run then goes on with the built-in rules alone.
+async fn connect_llm(
+    config: &LlmConfig,
+    out_dir: &std::path::Path,
+    on_event: &mut (dyn FnMut(FormsEvent) + Send),
+) -> Option<LlmClient> {
+    let cache = match ResponseCache::open(&out_dir.join("runs.db")) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            on_event(FormsEvent::Note(format!(
+                "{e}; model answers are not cached"
+            )));
+            None
+        }
+    };
+    let checked = match LlmClient::new(config.clone(), cache) {
+        Ok(client) => client.check().await.map(|()| client),
+        Err(e) => Err(e),
+    };
+    match checked {
+        Ok(client) => Some(client),
+        Err(e) => {
+            on_event(FormsEvent::Note(format!(
+                "{e}; going on with the built-in rules alone"
+            )));
+            None
+        }
+    }
+}
+
+/// What helps read a form besides the page: the text embedder and, when there is one,
+/// a language model.
+#[derive(Clone, Copy)]
+struct Helpers<'a> {
+    embedder: &'a (dyn TextEmbedder + Send + Sync),
+    llm: Option<&'a LlmClient>,
+}
+
 async fn run(
     browser: &Browser,
     config: &FormsConfig,
-    embedder: &(dyn TextEmbedder + Send + Sync),
+    helpers: Helpers<'_>,
     on_event: &mut (dyn FnMut(FormsEvent) + Send),
 ) -> Result<Vec<FormResult>, RunError> {
     let browser_error = |source| RunError::Browser {
@@ -237,7 +308,7 @@ async fn run(
             page: &page,
             snapshot: &capture.snapshot,
             index,
-            embedder,
+            helpers,
         };
         let result = test_form(browser, config, form, on_event)
             .await
@@ -338,7 +409,7 @@ struct FormUnderTest<'a> {
     page: &'a Page,
     snapshot: &'a DomSnapshot,
     index: usize,
-    embedder: &'a (dyn TextEmbedder + Send + Sync),
+    helpers: Helpers<'a>,
 }
 
 async fn test_form(
@@ -364,13 +435,28 @@ async fn test_form_with(
         page,
         snapshot,
         index,
-        embedder,
+        helpers,
     } = under_test;
     let form = page.forms[index].clone();
     let refs = field_refs(&form);
     let dom = form_dom(snapshot, page, form.id);
-    let ferg = Ferg::build(&form, &dom, embedder, config.seed);
-    let inferred = infer(&form, config.use_ferg.then_some(&ferg), today());
+    let ferg = Ferg::build(&form, &dom, helpers.embedder, config.seed);
+    let mut inferred = infer(&form, config.use_ferg.then_some(&ferg), today());
+    let mut sources = vec!["rules"; inferred.len()];
+    let (y, m, d) = today();
+    let today_text = format!("{y:04}-{m:02}-{d:02}");
+    let mut problems = Vec::new();
+    let llm = match helpers.llm {
+        Some(client) => {
+            let (proposed, used, problem) =
+                ask_llm(client, &form, &ferg, &inferred, &today_text).await;
+            problems.extend(problem);
+            sources.extend(std::iter::repeat_n("llm", proposed.len()));
+            inferred.extend(proposed);
+            Some(used)
+        }
+        None => None,
+    };
     let title = form
         .title
         .clone()
@@ -383,9 +469,8 @@ async fn test_form_with(
         constraints: inferred.len(),
     });
     let constraints = inferred.clone();
-    let (y, m, d) = today();
     let session_config = SessionConfig {
-        today: Some(format!("{y:04}-{m:02}-{d:02}")),
+        today: Some(today_text),
         ..config.session.clone()
     };
     let mut session = FormSession::new(
@@ -397,7 +482,6 @@ async fn test_form_with(
     let mut solver =
         ConstraintSolver::new(HeuristicFiller::new(config.dictionary.clone(), today()))
             .with_examples(examples(&form, config.use_ferg.then_some(&ferg)));
-    let mut problems = Vec::new();
     let mut attempts: Vec<(Vec<FieldValue>, String, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     while let Some(submission) = session.next(&mut solver) {
@@ -478,9 +562,10 @@ async fn test_form_with(
         context,
         inferred: inferred
             .iter()
-            .map(|c| InferredRule {
+            .zip(sources)
+            .map(|(c, source)| InferredRule {
                 constraint: c.to_string(),
-                source: "inferred".into(),
+                source: source.into(),
             })
             .collect(),
         report,
@@ -488,8 +573,52 @@ async fn test_form_with(
         problems,
         seconds: started.elapsed().as_secs_f64(),
         session_seconds,
+        llm,
         form,
     })
+}
+
+/// Asks the model for the constraints of each field of `form` (FormNexus' constraint
+/// prompt) and returns the new ones it proposes, what that cost, and the problem that
+/// stopped the asking, if one did.
+async fn ask_llm(
+    client: &LlmClient,
+    form: &Form,
+    ferg: &Ferg,
+    known: &[curio_forms::lang::Constraint],
+    today: &str,
+) -> (Vec<curio_forms::lang::Constraint>, LlmUse, Option<String>) {
+    let before = client.usage();
+    let mut known = known.to_vec();
+    let mut proposed = Vec::new();
+    let mut used = LlmUse::default();
+    let mut problem = None;
+    for index in 0..form.fields.len() {
+        let messages = [
+            Message::system(CONSTRAINT_SYSTEM),
+            Message::user(constraint_prompt(form, ferg, index, today)),
+        ];
+        match client.chat(&messages).await {
+            Ok(answer) => {
+                used.asked += 1;
+                let (new, rejected) = proposals(form, index, &answer.text, &known);
+                used.rejected += rejected;
+                used.proposed += new.len();
+                known.extend(new.iter().cloned());
+                proposed.extend(new);
+            }
+            Err(e) => {
+                problem = Some(format!("asking the model stopped: {e}"));
+                break;
+            }
+        }
+    }
+    let after: Usage = client.usage();
+    used.requests = after.requests - before.requests;
+    used.cache_hits = after.cache_hits - before.cache_hits;
+    used.prompt_tokens = after.prompt_tokens - before.prompt_tokens;
+    used.completion_tokens = after.completion_tokens - before.completion_tokens;
+    (proposed, used, problem)
 }
 
 fn session_constraint_names(session: &FormSession) -> Vec<String> {

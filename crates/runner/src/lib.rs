@@ -19,7 +19,7 @@ pub use explore::{RunError, RunEvent, RunOutcome, explore};
 pub use findings::signature;
 pub use forms::{
     Embedder, Fill, FormResult, FormsConfig, FormsEvent, FormsOutcome, FssTest, InferredRule,
-    test_forms,
+    LlmUse, test_forms,
 };
 pub use guard::{ActionGuard, DEFAULT_DENY_PHRASES};
 pub use input_values::valid_value;

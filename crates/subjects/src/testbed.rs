@@ -66,6 +66,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/stored", get(stored))
         .route("/t/stored/preview", get(stored_preview))
         .route("/t/once", get(once).post(once_submit))
+        .route("/t/coupon", get(coupon).post(coupon_submit))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .with_state(stop)
 }
@@ -86,7 +87,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 33] = [
+const PAGES: [&str; 34] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -120,6 +121,7 @@ const PAGES: [&str; 33] = [
     "/t/latest",
     "/t/stored",
     "/t/once",
+    "/t/coupon",
 ];
 
 async fn index() -> Html<String> {
@@ -736,6 +738,38 @@ async fn once_submit(headers: axum::http::HeaderMap) -> Response {
         page("Feedback", "<p>Thank you for your message.</p>"),
     )
         .into_response()
+}
+
+/// A coupon form whose server takes only codes that start with `GIFT-`, and says no more
+/// than "not valid": nothing on the page tells the rule, which a person (or a language
+/// model) knows from coupons elsewhere.
+async fn coupon() -> Html<String> {
+    page("Redeem a coupon", COUPON_FORM)
+}
+
+const COUPON_FORM: &str = r#"<form method="post" action="/t/coupon">
+<label for="holder">Your name</label> <input id="holder" name="holder" required><br>
+<label for="coupon">Coupon code</label> <input id="coupon" name="coupon" required><br>
+<button type="submit">Redeem</button>
+</form>"#;
+
+async fn coupon_submit(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
+    let code = fields
+        .iter()
+        .find(|(n, _)| n == "coupon")
+        .map(|(_, v)| v.trim())
+        .unwrap_or_default();
+    if code.starts_with("GIFT-") {
+        page(
+            "Redeem a coupon",
+            "<p>Thank you! Coupon applied to your next order.</p>",
+        )
+    } else {
+        page(
+            "Redeem a coupon",
+            &format!("<p class=\"error\">That coupon code is not valid.</p>{COUPON_FORM}"),
+        )
+    }
 }
 
 #[cfg(test)]

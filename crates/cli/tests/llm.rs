@@ -1,0 +1,171 @@
+//! `curio forms --llm-url`: a language model, here a local server speaking the OpenAI API
+//! with answers fixed per field, is asked for each field's constraints; what it proposes
+//! joins the built-in rules, and negation keeps what the form confirms.
+
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+
+use axum::Json;
+use axum::Router;
+use axum::extract::State;
+use axum::routing::{get, post};
+use curio_subjects::Subject;
+use serde_json::{Value, json};
+use tokio::process::Command;
+
+/// The model's answer to a constraint prompt: a true rule and a wrong one for the coupon
+/// code, and a repeat of what the markup says for the name.
+fn answer(prompt: &str) -> String {
+    if prompt.contains("constraints of field 'coupon'") {
+        "Codes of this shop look like GIFT-2024:\n\
+         expect(field('coupon')).toStartWithString('GIFT-')\n\
+         expect(field('coupon')).toHaveLengthCondition('<=', 12)"
+            .into()
+    } else {
+        "expect(field('holder')).toBeTruthy()".into()
+    }
+}
+
+type Prompts = Arc<Mutex<Vec<Value>>>;
+
+async fn chat(State(prompts): State<Prompts>, Json(body): Json<Value>) -> Json<Value> {
+    let prompt = body["messages"][1]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    prompts.lock().unwrap().push(body.clone());
+    Json(json!({
+        "choices": [{"message": {"role": "assistant", "content": answer(&prompt)}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 20}
+    }))
+}
+
+/// A local OpenAI-compatible server; the requests it got.
+async fn model_server() -> (String, Prompts) {
+    let prompts: Prompts = Arc::default();
+    let app = Router::new()
+        .route(
+            "/v1/models",
+            get(|| async { Json(json!({"data": [{"id": "coupon-expert"}]})) }),
+        )
+        .route("/v1/chat/completions", post(chat))
+        .with_state(prompts.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}/v1"), prompts)
+}
+
+async fn forms(url: &str, out: &std::path::Path, llm: Option<&str>) -> (Value, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_curio"));
+    cmd.args(["forms", url, "--out", out.to_str().unwrap()])
+        .args(["--max-submissions", "16", "--replays", "0"]);
+    if let Some(llm) = llm {
+        cmd.args(["--llm-url", llm, "--llm-model", "coupon-expert"]);
+    }
+    let done = cmd
+        .env("CURIO_LLM_API_KEY", "sk-test-secret")
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .expect("run curio");
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert!(matches!(done.status.code(), Some(0 | 1)), "{err}");
+    let text = std::fs::read_to_string(out.join("forms.json")).expect("forms.json");
+    let json: Value = serde_json::from_str(&text).unwrap();
+    (json["forms"][0].clone(), err)
+}
+
+fn verdict<'a>(form: &'a Value, constraint: &str) -> &'a str {
+    form["report"]["constraints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["constraint"] == constraint)
+        .and_then(|c| c["verdict"].as_str())
+        .unwrap_or("absent")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn model_proposals_go_through_negation_and_answers_are_cached() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/coupon");
+    let (llm, prompts) = model_server().await;
+    let out = tempfile::tempdir().unwrap();
+
+    let (form, err) = forms(&url, out.path(), Some(&llm)).await;
+    let starts = "expect(field('coupon')).toStartWithString('GIFT-')";
+    let short = "expect(field('coupon')).toHaveLengthCondition('<=', 12)";
+    // The true rule gets the form past its check; breaking it is refused: confirmed.
+    assert_eq!(verdict(&form, starts), "confirmed", "{form}\n{err}");
+    // The wrong one is broken and the form still accepts: refuted, and no test says so.
+    assert_eq!(verdict(&form, short), "refuted", "{form}");
+    let sources: Vec<&str> = form["inferred"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["source"] == "llm")
+        .map(|r| r["constraint"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, [starts, short]);
+    let texts = serde_json::to_string(&form["report"]["fss"]).unwrap();
+    assert!(texts.contains("Coupon applied"), "{texts}");
+    assert_eq!(form["llm"]["asked"], 2);
+    assert_eq!(
+        form["llm"]["rejected"], 1,
+        "the name's rule is one the markup gives"
+    );
+
+    // What the model was asked: FormNexus' constraint prompt, at temperature 0.
+    let asked = prompts.lock().unwrap().clone();
+    assert_eq!(asked.len(), 2);
+    assert_eq!(asked[0]["temperature"], 0.0);
+    let coupon = asked
+        .iter()
+        .map(|b| b["messages"][1]["content"].as_str().unwrap())
+        .find(|p| p.contains("constraints of field 'coupon'"))
+        .unwrap();
+    assert!(coupon.contains("Today's date: 20"), "{coupon}");
+    assert!(coupon.contains("Coupon code"), "{coupon}");
+    assert!(
+        coupon.contains(r#"<input type="text" id="coupon" name="coupon" required>"#),
+        "{coupon}"
+    );
+
+    // Again: every answer comes from the run's cache; the key is nowhere in it.
+    let (again, _) = forms(&url, out.path(), Some(&llm)).await;
+    assert_eq!(prompts.lock().unwrap().len(), 2);
+    assert_eq!(again["llm"]["cache_hits"], 2);
+    assert_eq!(verdict(&again, starts), "confirmed");
+    let store = std::fs::read(out.path().join("runs.db")).unwrap();
+    assert!(!store.windows(14).any(|w| w == b"sk-test-secret"));
+
+    // Without the model the rules alone never learn the prefix.
+    let alone = tempfile::tempdir().unwrap();
+    let (rules, _) = forms(&url, alone.path(), None).await;
+    let texts = serde_json::to_string(&rules["report"]["fss"]).unwrap();
+    assert!(!texts.contains("Coupon applied"), "{texts}");
+    testbed.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_model_is_said_and_the_rules_go_on() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/once");
+    // A port nothing listens on.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let llm = format!("http://127.0.0.1:{port}/v1");
+    let out = tempfile::tempdir().unwrap();
+    let (form, err) = forms(&url, out.path(), Some(&llm)).await;
+    assert!(
+        err.contains(&llm) && err.contains("built-in rules alone"),
+        "{err}"
+    );
+    assert!(form["llm"].is_null(), "{form}");
+    let texts = serde_json::to_string(&form["report"]["fss"]).unwrap();
+    assert!(texts.contains("Thank you for your message"), "{texts}");
+    testbed.shutdown().await;
+}

@@ -1,0 +1,223 @@
+//! What a language model is asked about a form, and how its answers join the rules.
+//!
+//! FormNexus asks a model, one field at a time, for the fewest constraints that field
+//! must keep, in the constraint language: today's date, the form's context (its title
+//! and the labels of its fields), the field's HTML and local context from the FERG, and
+//! its related fields in order of relevance. Curio asks the same, and reads the answer
+//! with the tolerant parser ([`crate::lang::parse_many`]). What the model proposes joins
+//! the built-in rules; the negation step then keeps only what the form confirms, so a
+//! wrong proposal costs a submission, never a wrong test.
+
+use curio_page::{Field, Form};
+
+use crate::ferg::Ferg;
+use crate::lang::{Constraint, Template, parse_many};
+use crate::testing::field_refs;
+
+/// The system message of the constraint prompt: the language and what to write.
+pub const CONSTRAINT_SYSTEM: &str = "You infer the validation rules of one field of a web \
+form. Answer with constraints only, one per line, in this language:
+expect(field('ID')).TEMPLATE(ARGS) or expect(field('ID')).not.TEMPLATE(ARGS)
+Templates: toBeEqual(value), toHaveLengthCondition('<'|'<='|'>'|'>='|'=='|'!=', n), \
+toBeTruthy(), toHaveCompareCondition(op, value or field('OTHER_ID')), \
+toContainSubString('text'), toContainChar('c'), toBeAlphabetical(), toBeNumerical(), \
+toBeAlphaNumerical(), toContainUpperCaseChars(), toContainSpecialChars(), \
+toContainWhiteSpace(), toStartWithString('text'), toEndWithString('text'), \
+freeTextConstraint(\"rule in words\").
+Dates are compared as 'YYYY-MM-DD'. Give the fewest constraints that a valid value of \
+this field must keep, for this field only; refer to other fields with field('ID').";
+
+/// Longest HTML of the field, and of each related field, given to the model.
+const MAX_HTML: usize = 400;
+/// Related fields named in the prompt, most related first.
+const MAX_RELATED: usize = 5;
+
+/// The user message of the constraint prompt for field `index` of `form`.
+pub fn constraint_prompt(form: &Form, ferg: &Ferg, index: usize, today: &str) -> String {
+    let refs = field_refs(form);
+    let mut out = String::new();
+    out.push_str(&format!("Today's date: {today}\n\n"));
+    out.push_str("Form context:\n");
+    if let Some(title) = form.title.as_deref().or(form.name.as_deref()) {
+        out.push_str(&format!("Title: {title}\n"));
+    }
+    let labels: Vec<String> = form
+        .fields
+        .iter()
+        .zip(&refs)
+        .map(|(f, r)| format!("{r} ({})", f.label().unwrap_or("no label")))
+        .collect();
+    out.push_str(&format!("Fields: {}\n\n", labels.join(", ")));
+    let field = &form.fields[index];
+    out.push_str(&format!(
+        "Input field '{}':\n{}\n\n",
+        refs[index],
+        field_html(field)
+    ));
+    let context = ferg.context(index);
+    if !context.is_empty() {
+        out.push_str("Local context:\n");
+        for text in context {
+            out.push_str(&format!("- {text}\n"));
+        }
+        out.push('\n');
+    }
+    let related: Vec<usize> = ferg
+        .related(index)
+        .into_iter()
+        .map(|(i, _)| i)
+        .filter(|&i| i != index && i < form.fields.len())
+        .take(MAX_RELATED)
+        .collect();
+    if !related.is_empty() {
+        out.push_str("Related fields, most related first:\n");
+        for i in related {
+            out.push_str(&format!(
+                "- '{}': {}\n",
+                refs[i],
+                field_html(&form.fields[i])
+            ));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "Write the constraints of field '{}'.",
+        refs[index]
+    ));
+    out
+}
+
+/// The field as HTML: its tag and the attributes that carry rules.
+fn field_html(field: &Field) -> String {
+    let mut attrs: Vec<(String, String)> = Vec::new();
+    let mut add = |name: &str, value: Option<&str>| {
+        if let Some(v) = value.filter(|v| !v.is_empty()) {
+            attrs.push((name.to_string(), v.to_string()));
+        }
+    };
+    if field.tag == "input" {
+        add("type", Some(&field.input_type));
+    }
+    add("id", field.id.as_deref());
+    add("name", field.name.as_deref());
+    add("placeholder", field.placeholder.as_deref());
+    add("autocomplete", field.autocomplete.as_deref());
+    add("min", field.min.as_deref());
+    add("max", field.max.as_deref());
+    add("step", field.step.as_deref());
+    add("pattern", field.pattern.as_deref());
+    add("inputmode", field.inputmode.as_deref());
+    let minlength = field.minlength.map(|n| n.to_string());
+    let maxlength = field.maxlength.map(|n| n.to_string());
+    add("minlength", minlength.as_deref());
+    add("maxlength", maxlength.as_deref());
+    let mut html = format!("<{}", field.tag);
+    for (name, value) in attrs {
+        html.push_str(&format!(" {name}=\"{}\"", value.replace('"', "&quot;")));
+    }
+    if field.required {
+        html.push_str(" required");
+    }
+    html.push('>');
+    if !field.options.is_empty() {
+        let options: Vec<String> = field
+            .options
+            .iter()
+            .take(12)
+            .map(|o| format!("<option value=\"{}\">{}</option>", o.value, o.text))
+            .collect();
+        html.push_str(&options.join(""));
+    }
+    let mut html: String = html.chars().take(MAX_HTML).collect();
+    if field.tag == "select" || field.tag == "textarea" {
+        html.push_str(&format!("</{}>", field.tag));
+    }
+    html
+}
+
+/// What a model answered about field `index`: the constraints it proposes that are new,
+/// about that field, and refer only to fields of the form; and how many it wrote that
+/// could not be used (unreadable, about another or an unknown field, repeats).
+pub fn proposals(
+    form: &Form,
+    index: usize,
+    answer: &str,
+    known: &[Constraint],
+) -> (Vec<Constraint>, usize) {
+    let refs = field_refs(form);
+    let (parsed, errors) = parse_many(answer);
+    let mut rejected = errors.len();
+    let mut out: Vec<Constraint> = Vec::new();
+    for c in parsed {
+        let usable = c.field == refs[index]
+            && c.related_fields()
+                .iter()
+                .all(|f| refs.iter().any(|r| r == f))
+            && c.template() != Template::Dummy
+            && !known.contains(&c)
+            && !out.contains(&c);
+        if usable {
+            out.push(c);
+        } else {
+            rejected += 1;
+        }
+    }
+    (out, rejected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::parse;
+    use crate::tests::{form, input};
+
+    fn two_fields() -> Form {
+        let mut from = input("date");
+        from.id = Some("from".into());
+        let mut to = input("date");
+        to.id = Some("to".into());
+        form(vec![from, to])
+    }
+
+    #[test]
+    fn an_answer_gives_the_new_rules_of_its_field_only() {
+        let form = two_fields();
+        let known = vec![parse("expect(field('to')).toBeTruthy()").unwrap()];
+        let answer = "Here you go:\n```\n\
+            expect(field('to')).toBeTruthy()\n\
+            expect(field('to')).toHaveCompareCondition('>', field('from'))\n\
+            expect(field('to')).toHaveCompareCondition('>', field('from'))\n\
+            expect(field('from')).toBeTruthy()\n\
+            expect(field('to')).toHaveCompareCondition('<', field('return'))\n\
+            expect(field('to')).toBeAwesome(\n```";
+        let (new, rejected) = proposals(&form, 1, answer, &known);
+        assert_eq!(
+            new,
+            vec![parse("expect(field('to')).toHaveCompareCondition('>', field('from'))").unwrap()]
+        );
+        // The known rule, the repeat, the other field's, the unknown field's, the unreadable.
+        assert_eq!(rejected, 5);
+    }
+
+    #[test]
+    fn misspelt_templates_are_read_as_the_nearest() {
+        let form = two_fields();
+        let (new, _) = proposals(&form, 0, "expect(field('from')).toBeTruthyy()", &[]);
+        assert_eq!(
+            new,
+            vec![parse("expect(field('from')).toBeTruthy()").unwrap()]
+        );
+    }
+
+    #[test]
+    fn the_field_is_shown_as_html_with_its_rules() {
+        let mut f = input("number");
+        f.id = Some("seats".into());
+        f.min = Some("1".into());
+        f.required = true;
+        assert_eq!(
+            field_html(&f),
+            r#"<input type="number" id="seats" min="1" required>"#
+        );
+    }
+}
