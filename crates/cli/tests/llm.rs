@@ -169,3 +169,26 @@ async fn an_unreachable_model_is_said_and_the_rules_go_on() {
     assert!(texts.contains("Thank you for your message"), "{texts}");
     testbed.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_url_that_is_not_http_is_a_usage_error() {
+    let out = tempfile::tempdir().unwrap();
+    let done = Command::new(env!("CARGO_BIN_EXE_curio"))
+        .args([
+            "forms",
+            "http://127.0.0.1:9/",
+            "--out",
+            out.path().to_str().unwrap(),
+        ])
+        .args(["--llm-url", "ftp://models.example/v1", "--llm-model", "m"])
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .expect("run curio");
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--llm-url") && err.contains("ftp://models.example/v1"),
+        "{err}"
+    );
+}
