@@ -64,14 +64,58 @@ impl CoverageMap {
                 .scripts
                 .iter()
                 .filter(|(url, _)| scope.contains(url))
-                .map(|(url, blocks)| ScriptCoverage {
-                    url: url.clone(),
-                    covered_blocks: blocks.values().filter(|c| **c).count() as u32,
-                    total_blocks: blocks.len() as u32,
+                .map(|(url, blocks)| {
+                    let (covered_bytes, total_bytes) = bytes(blocks);
+                    ScriptCoverage {
+                        url: url.clone(),
+                        covered_blocks: blocks.values().filter(|c| **c).count() as u32,
+                        total_blocks: blocks.len() as u32,
+                        covered_bytes,
+                        total_bytes,
+                    }
                 })
                 .collect(),
         }
     }
+}
+
+/// Bytes of a script that ran, and bytes that blocks span, as (covered, total). Blocks
+/// nest (a function, its branches, their branches), and each byte counts as the innermost
+/// block that holds it says; a sweep over the blocks in order of start keeps the open
+/// ones on a stack.
+fn bytes(blocks: &HashMap<(u64, u64), bool>) -> (u64, u64) {
+    let mut ranges: Vec<(u64, u64, bool)> = blocks.iter().map(|(&(s, e), &h)| (s, e, h)).collect();
+    ranges.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let (mut covered, mut total, mut pos) = (0, 0, 0);
+    let mut open: Vec<(u64, bool)> = Vec::new();
+    let mut paint = |from: u64, to: u64, hit: bool| {
+        let len = to.saturating_sub(from);
+        total += len;
+        if hit {
+            covered += len;
+        }
+    };
+    for (start, end, hit) in ranges {
+        while let Some(&(top_end, top_hit)) = open.last()
+            && top_end <= start
+        {
+            paint(pos, top_end, top_hit);
+            pos = pos.max(top_end);
+            open.pop();
+        }
+        if let Some(&(_, top_hit)) = open.last() {
+            paint(pos, start, top_hit);
+        }
+        pos = pos.max(start);
+        // Blocks from different takes may overlap without nesting; the outer one bounds.
+        let end = open.last().map_or(end, |&(top_end, _)| end.min(top_end));
+        open.push((end, hit));
+    }
+    while let Some((top_end, top_hit)) = open.pop() {
+        paint(pos, top_end, top_hit);
+        pos = pos.max(top_end);
+    }
+    (covered, total)
 }
 
 #[cfg(test)]
@@ -95,6 +139,11 @@ mod tests {
         let s = map.summary(&scope);
         assert_eq!(s.covered_blocks(), 2);
         assert_eq!(s.total_blocks(), 3);
+        // 0..100 ran but for the block 30..40 that never did.
+        assert_eq!(
+            (s.scripts[0].covered_bytes, s.scripts[0].total_bytes),
+            (90, 100)
+        );
 
         let mut other = CoverageMap::default();
         other.absorb(&json!({"result": [
@@ -106,5 +155,28 @@ mod tests {
         let s = map.summary(&scope);
         assert_eq!(s.covered_blocks(), 3);
         assert_eq!(s.total_blocks(), 4);
+        assert_eq!(
+            (s.scripts[0].covered_bytes, s.scripts[0].total_bytes),
+            (100, 100)
+        );
+        assert_eq!(
+            (s.scripts[1].covered_bytes, s.scripts[1].total_bytes),
+            (0, 5)
+        );
+    }
+
+    #[test]
+    fn innermost_block_decides_each_byte() {
+        let blocks: HashMap<(u64, u64), bool> = [
+            ((0, 100), true),
+            ((10, 50), false),
+            ((20, 30), true),
+            ((60, 70), false),
+            ((200, 210), true),
+        ]
+        .into_iter()
+        .collect();
+        // 0..10, 20..30, 50..60, 70..100 and 200..210 ran.
+        assert_eq!(bytes(&blocks), (10 + 10 + 10 + 30 + 10, 110));
     }
 }

@@ -137,6 +137,10 @@ mod tests {
             findings: Vec::new(),
             observations: Vec::new(),
             coverage: Coverage::default(),
+            states: Vec::new(),
+            transitions: Vec::new(),
+            progress: Vec::new(),
+            forms: Vec::new(),
             summary: None,
         }
     }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Version of the `record.json` layout; bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// Row id of a run in the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -190,6 +190,12 @@ pub struct ScriptCoverage {
     pub url: String,
     pub covered_blocks: u32,
     pub total_blocks: u32,
+    /// Bytes of source that ran (each byte as its innermost block says), and bytes that
+    /// the blocks span.
+    #[serde(default)]
+    pub covered_bytes: u64,
+    #[serde(default)]
+    pub total_bytes: u64,
 }
 
 impl Coverage {
@@ -198,6 +204,12 @@ impl Coverage {
     }
     pub fn total_blocks(&self) -> u32 {
         self.scripts.iter().map(|s| s.total_blocks).sum()
+    }
+    pub fn covered_bytes(&self) -> u64 {
+        self.scripts.iter().map(|s| s.covered_bytes).sum()
+    }
+    pub fn total_bytes(&self) -> u64 {
+        self.scripts.iter().map(|s| s.total_bytes).sum()
     }
 }
 
@@ -235,6 +247,105 @@ pub struct RunStats {
     pub peak_rss_kb: Option<u64>,
 }
 
+/// An abstract page state of the run, as the explorer placed pages.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StateRecord {
+    /// The explorer's state number, from 0.
+    pub id: u32,
+    /// URL of the first page placed in it.
+    pub url: String,
+    /// Step after which it was first seen.
+    pub first_step: u32,
+    /// Screenshot of its first page, relative to the run's output directory.
+    pub screenshot: Option<String>,
+}
+
+/// A move between states, with how often the run took it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransitionRecord {
+    pub from: u32,
+    /// `None` when the move left the app (another origin).
+    pub to: Option<u32>,
+    /// The move, readable (`click button "Save"`, `fill 3 fields, click button "Send"`).
+    pub action: String,
+    pub count: u32,
+}
+
+/// How far the run had got at one moment, for charts over time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProgressPoint {
+    /// Since the run began.
+    pub elapsed_ms: u64,
+    pub steps: u32,
+    pub states: u32,
+    pub findings: u32,
+    /// JavaScript blocks of the app's scripts run so far, and known in all.
+    pub covered_blocks: u32,
+    pub total_blocks: u32,
+}
+
+/// One form as `curio forms` tested it: its fields, the rules inferred and what the form
+/// said about each, and its distinct answers (Form Submission States) with their tests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FormRecord {
+    pub page_url: String,
+    /// Position of the form on its page.
+    pub index: u32,
+    pub title: String,
+    pub fields: Vec<FormFieldRecord>,
+    pub constraints: Vec<ConstraintRecord>,
+    pub fss: Vec<FssRecord>,
+    pub submissions: u32,
+    /// Whether a submission succeeded.
+    pub reached: bool,
+    /// Attempts that could not be made or read, with what happened.
+    pub problems: Vec<String>,
+    pub seconds: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FormFieldRecord {
+    /// The name constraints use for it.
+    pub name: String,
+    /// Readable locator (`textbox "Email"`).
+    pub locator: String,
+    /// Input type (`email`, `select`, `checkbox`, ...).
+    pub kind: String,
+}
+
+/// A rule of a form and the form's verdict on it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConstraintRecord {
+    /// In the constraint language (`len(password) >= 8`).
+    pub constraint: String,
+    /// `confirmed` (breaking it was refused), `refuted` (breaking it was accepted) or
+    /// `unverified`.
+    pub verdict: String,
+    /// Where it came from: `rules`, `llm` or `feedback` (read from the form's messages).
+    pub source: String,
+    /// The Form Submission State (index into the form's `fss`) the verdict rests on.
+    pub fss: Option<u32>,
+}
+
+/// A distinct answer of a form and the test that pins it down.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FssRecord {
+    /// `success`, `failure` or `unknown`.
+    pub outcome: String,
+    pub signature: String,
+    /// What the form said, each with the field it is about (empty: the whole form).
+    pub messages: Vec<(String, String)>,
+    /// Field name and value of the submission that first produced it.
+    pub values: Vec<(String, String)>,
+    /// Why that submission was made (`reach`, `negate len(password) >= 8`, `probe ...`).
+    pub purpose: String,
+    /// The exported tests, relative to the run's output directory.
+    pub tests: Vec<String>,
+    pub replays: u32,
+    /// Replays that reached the same answer.
+    pub reproduced: u32,
+}
+
 /// A whole run, as exported to `record.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
@@ -246,6 +357,18 @@ pub struct RunRecord {
     /// Every observation, in order, findings' and noise alike.
     pub observations: Vec<Observation>,
     pub coverage: Coverage,
+    /// The abstract states, by id.
+    #[serde(default)]
+    pub states: Vec<StateRecord>,
+    /// Distinct moves between states, in the order first taken.
+    #[serde(default)]
+    pub transitions: Vec<TransitionRecord>,
+    /// Progress over time, oldest first.
+    #[serde(default)]
+    pub progress: Vec<ProgressPoint>,
+    /// The forms tested (by `curio forms`).
+    #[serde(default)]
+    pub forms: Vec<FormRecord>,
     /// `None` when the run did not finish (killed, crashed).
     pub summary: Option<RunSummary>,
 }

@@ -23,13 +23,14 @@ use serde::de::DeserializeOwned;
 use thiserror::Error;
 
 use crate::model::{
-    Coverage, Finding, FindingId, Observation, ObservationKind, RunId, RunMeta, RunRecord,
-    RunSummary, SCHEMA_VERSION, ScriptCoverage, SourceLocation, Step, StepKind, StepRecord,
+    Coverage, Finding, FindingId, FormRecord, Observation, ObservationKind, ProgressPoint, RunId,
+    RunMeta, RunRecord, RunSummary, SCHEMA_VERSION, ScriptCoverage, SourceLocation, StateRecord,
+    Step, StepKind, StepRecord, TransitionRecord,
 };
 
 /// Layout of the SQLite file, kept in `PRAGMA user_version`; bump on any incompatible
 /// change. Independent of [`SCHEMA_VERSION`], which versions `record.json`.
-const STORE_VERSION: i64 = 3;
+const STORE_VERSION: i64 = 4;
 
 /// How long a statement waits for another connection's lock (a reader's checkpoint, a
 /// second writer) before failing with `SQLITE_BUSY`.
@@ -111,7 +112,43 @@ CREATE TABLE IF NOT EXISTS coverage (
     url TEXT NOT NULL,
     covered_blocks INTEGER NOT NULL,
     total_blocks INTEGER NOT NULL,
+    covered_bytes INTEGER NOT NULL,
+    total_bytes INTEGER NOT NULL,
     PRIMARY KEY (run_id, position)
+);
+
+CREATE TABLE IF NOT EXISTS states (
+    run_id INTEGER NOT NULL REFERENCES runs (id),
+    id INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    first_step INTEGER NOT NULL,
+    screenshot TEXT,
+    PRIMARY KEY (run_id, id)
+);
+
+CREATE TABLE IF NOT EXISTS transitions (
+    run_id INTEGER NOT NULL REFERENCES runs (id),
+    -- Order first taken; the runner numbers them.
+    position INTEGER NOT NULL,
+    from_state INTEGER NOT NULL,
+    to_state INTEGER,             -- NULL: the move left the app
+    action TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (run_id, position)
+);
+
+CREATE TABLE IF NOT EXISTS forms (
+    run_id INTEGER NOT NULL REFERENCES runs (id),
+    seq INTEGER NOT NULL,
+    form TEXT NOT NULL,           -- JSON FormRecord
+    PRIMARY KEY (run_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS progress (
+    run_id INTEGER NOT NULL REFERENCES runs (id),
+    seq INTEGER NOT NULL,
+    point TEXT NOT NULL,          -- JSON ProgressPoint
+    PRIMARY KEY (run_id, seq)
 );
 ";
 
@@ -442,8 +479,9 @@ impl Store {
         {
             let mut insert = tx
                 .prepare(
-                    "INSERT INTO coverage (run_id, position, url, covered_blocks, total_blocks)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    "INSERT INTO coverage (run_id, position, url, covered_blocks, total_blocks,
+                                           covered_bytes, total_bytes)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 )
                 .map_err(write_err)?;
             for (position, script) in coverage.scripts.iter().enumerate() {
@@ -454,11 +492,92 @@ impl Store {
                         script.url,
                         script.covered_blocks,
                         script.total_blocks,
+                        script.covered_bytes,
+                        script.total_bytes,
                     ])
                     .map_err(write_err)?;
             }
         }
         tx.commit().map_err(write_err)
+    }
+
+    /// Records a new abstract state.
+    pub fn add_state(&mut self, run: RunId, state: &StateRecord) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "INSERT INTO states (run_id, id, url, first_step, screenshot)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    run.0,
+                    state.id,
+                    state.url,
+                    state.first_step,
+                    state.screenshot
+                ],
+            )
+            .map_err(|source| {
+                self.write_err(format!("add state {} to run {}", state.id, run.0), source)
+            })?;
+        Ok(())
+    }
+
+    /// Records the transition numbered `position` (the order it was first taken), or
+    /// updates its count.
+    pub fn set_transition(
+        &mut self,
+        run: RunId,
+        position: u32,
+        transition: &TransitionRecord,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO transitions (run_id, position, from_state, to_state,
+                                                     action, count)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    run.0,
+                    position,
+                    transition.from,
+                    transition.to,
+                    transition.action,
+                    transition.count
+                ],
+            )
+            .map_err(|source| {
+                self.write_err(
+                    format!("record transition {position} of run {}", run.0),
+                    source,
+                )
+            })?;
+        Ok(())
+    }
+
+    /// Appends a point of the run's progress over time.
+    pub fn append_progress(&mut self, run: RunId, point: &ProgressPoint) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "INSERT INTO progress (run_id, seq, point)
+                 VALUES (?1, (SELECT COUNT(*) FROM progress WHERE run_id = ?1), ?2)",
+                params![run.0, Json(point)],
+            )
+            .map_err(|source| {
+                self.write_err(format!("append progress to run {}", run.0), source)
+            })?;
+        Ok(())
+    }
+
+    /// Appends a tested form.
+    pub fn add_form(&mut self, run: RunId, form: &FormRecord) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "INSERT INTO forms (run_id, seq, form)
+                 VALUES (?1, (SELECT COUNT(*) FROM forms WHERE run_id = ?1), ?2)",
+                params![run.0, Json(form)],
+            )
+            .map_err(|source| {
+                self.write_err(format!("add form {} to run {}", form.title, run.0), source)
+            })?;
+        Ok(())
     }
 
     /// Marks the run finished. A run without a summary was killed or crashed.
@@ -546,7 +665,7 @@ impl Store {
         .map_err(read_err)?;
         let scripts = select_all(
             &tx,
-            "SELECT url, covered_blocks, total_blocks
+            "SELECT url, covered_blocks, total_blocks, covered_bytes, total_bytes
              FROM coverage WHERE run_id = ?1 ORDER BY position",
             run,
             |row| {
@@ -554,8 +673,53 @@ impl Store {
                     url: row.get(0)?,
                     covered_blocks: row.get(1)?,
                     total_blocks: row.get(2)?,
+                    covered_bytes: row.get(3)?,
+                    total_bytes: row.get(4)?,
                 })
             },
+        )
+        .map_err(read_err)?;
+        let states = select_all(
+            &tx,
+            "SELECT id, url, first_step, screenshot FROM states WHERE run_id = ?1 ORDER BY id",
+            run,
+            |row| {
+                Ok(StateRecord {
+                    id: row.get(0)?,
+                    url: row.get(1)?,
+                    first_step: row.get(2)?,
+                    screenshot: row.get(3)?,
+                })
+            },
+        )
+        .map_err(read_err)?;
+        let transitions = select_all(
+            &tx,
+            "SELECT from_state, to_state, action, count
+             FROM transitions WHERE run_id = ?1 ORDER BY position",
+            run,
+            |row| {
+                Ok(TransitionRecord {
+                    from: row.get(0)?,
+                    to: row.get(1)?,
+                    action: row.get(2)?,
+                    count: row.get(3)?,
+                })
+            },
+        )
+        .map_err(read_err)?;
+        let progress = select_all(
+            &tx,
+            "SELECT point FROM progress WHERE run_id = ?1 ORDER BY seq",
+            run,
+            |row| row.get::<_, Json<ProgressPoint>>(0).map(|j| j.0),
+        )
+        .map_err(read_err)?;
+        let forms = select_all(
+            &tx,
+            "SELECT form FROM forms WHERE run_id = ?1 ORDER BY seq",
+            run,
+            |row| row.get::<_, Json<FormRecord>>(0).map(|j| j.0),
         )
         .map_err(read_err)?;
 
@@ -567,6 +731,10 @@ impl Store {
             findings,
             observations,
             coverage: Coverage { scripts },
+            states,
+            transitions,
+            progress,
+            forms,
             summary,
         })
     }

@@ -7,9 +7,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use curio_record::{
-    Coverage, Finding, FindingId, Observation, ObservationKind, RunId, RunMeta, RunRecord,
-    RunStats, RunSummary, SCHEMA_VERSION, ScriptCoverage, SourceLocation, Step, StepKind,
-    StepRecord, Store, StoreError,
+    ConstraintRecord, Coverage, Finding, FindingId, FormFieldRecord, FormRecord, FssRecord,
+    Observation, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord, RunStats, RunSummary,
+    SCHEMA_VERSION, ScriptCoverage, SourceLocation, StateRecord, Step, StepKind, StepRecord, Store,
+    StoreError, TransitionRecord,
 };
 use serde_json::json;
 
@@ -203,20 +204,106 @@ fn coverage() -> Coverage {
                 url: "http://127.0.0.1:8080/app.js".to_owned(),
                 covered_blocks: 40,
                 total_blocks: 100,
+                covered_bytes: 1200,
+                total_bytes: 4000,
             },
             // Two anonymous scripts: both must be kept.
             ScriptCoverage {
                 url: String::new(),
                 covered_blocks: 1,
                 total_blocks: 2,
+                covered_bytes: 10,
+                total_bytes: 20,
             },
             ScriptCoverage {
                 url: String::new(),
                 covered_blocks: 3,
                 total_blocks: 3,
+                covered_bytes: 30,
+                total_bytes: 30,
             },
         ],
     }
+}
+
+fn states() -> Vec<StateRecord> {
+    vec![
+        StateRecord {
+            id: 0,
+            url: "http://127.0.0.1:8080/".to_owned(),
+            first_step: 0,
+            screenshot: Some("screenshots/state-0.png".to_owned()),
+        },
+        StateRecord {
+            id: 1,
+            url: "http://127.0.0.1:8080/cart".to_owned(),
+            first_step: 1,
+            screenshot: None,
+        },
+    ]
+}
+
+fn transitions() -> Vec<TransitionRecord> {
+    vec![
+        TransitionRecord {
+            from: 0,
+            to: Some(1),
+            action: "click link \"Cart\"".to_owned(),
+            count: 3,
+        },
+        TransitionRecord {
+            from: 1,
+            to: None,
+            action: "click link \"Help\"".to_owned(),
+            count: 1,
+        },
+    ]
+}
+
+fn form() -> FormRecord {
+    FormRecord {
+        page_url: "http://127.0.0.1:8080/signup".to_owned(),
+        index: 0,
+        title: "Sign up".to_owned(),
+        fields: vec![FormFieldRecord {
+            name: "email".to_owned(),
+            locator: "textbox \"Email\"".to_owned(),
+            kind: "email".to_owned(),
+        }],
+        constraints: vec![ConstraintRecord {
+            constraint: "required(email)".to_owned(),
+            verdict: "confirmed".to_owned(),
+            source: "rules".to_owned(),
+            fss: Some(1),
+        }],
+        fss: vec![FssRecord {
+            outcome: "failure".to_owned(),
+            signature: "failure|email:required".to_owned(),
+            messages: vec![("email".to_owned(), "Please fill in this field.".to_owned())],
+            values: vec![("email".to_owned(), String::new())],
+            purpose: "negate required(email)".to_owned(),
+            tests: vec!["tests/playwright/form-0.spec.ts".to_owned()],
+            replays: 2,
+            reproduced: 2,
+        }],
+        submissions: 4,
+        reached: true,
+        problems: Vec::new(),
+        seconds: 1.5,
+    }
+}
+
+fn progress() -> Vec<ProgressPoint> {
+    (0..3)
+        .map(|i| ProgressPoint {
+            elapsed_ms: 1000 * i as u64,
+            steps: 2 * i,
+            states: i,
+            findings: i / 2,
+            covered_blocks: 10 * i,
+            total_blocks: 100,
+        })
+        .collect()
 }
 
 #[test]
@@ -263,11 +350,30 @@ fn full_run_round_trips_through_store_and_json() {
                     url: "http://127.0.0.1:8080/gone.js".to_owned(),
                     covered_blocks: 1,
                     total_blocks: 1,
+                    covered_bytes: 5,
+                    total_bytes: 5,
                 }],
             },
         )
         .unwrap();
     store.set_coverage(run, &coverage()).unwrap();
+    for state in states() {
+        store.add_state(run, &state).unwrap();
+    }
+    let transitions = transitions();
+    for (position, t) in transitions.iter().enumerate() {
+        // Written when first taken, then again with its new count.
+        let first = TransitionRecord {
+            count: 1,
+            ..t.clone()
+        };
+        store.set_transition(run, position as u32, &first).unwrap();
+        store.set_transition(run, position as u32, t).unwrap();
+    }
+    for point in progress() {
+        store.append_progress(run, &point).unwrap();
+    }
+    store.add_form(run, &form()).unwrap();
     store.finish_run(run, &summary(3)).unwrap();
 
     let mut findings = vec![finding("a", 1), finding("b", 2), finding("c", 5)];
@@ -286,6 +392,10 @@ fn full_run_round_trips_through_store_and_json() {
         findings,
         observations: observations(),
         coverage: coverage(),
+        states: states(),
+        transitions,
+        progress: progress(),
+        forms: vec![form()],
         summary: Some(summary(3)),
     };
 
@@ -461,7 +571,7 @@ fn store_with_an_unknown_schema_version_is_refused() {
                 err,
                 StoreError::SchemaVersion {
                     found: 99,
-                    expected: 3,
+                    expected: 4,
                     ..
                 }
             ),

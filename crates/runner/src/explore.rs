@@ -16,8 +16,9 @@ use curio_page::{
     DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
 };
 use curio_record::{
-    ExportError, Finding, FindingId, ObservationKind, RunId, RunMeta, RunRecord, RunStats,
-    RunSummary, Step, StepKind, StepRecord, Store, StoreError,
+    ExportError, Finding, FindingId, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord,
+    RunStats, RunSummary, StateRecord, Step, StepKind, StepRecord, Store, StoreError,
+    TransitionRecord,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -33,6 +34,9 @@ const MAX_FORM_SESSIONS: usize = 24;
 
 /// Consecutive browser failures (not app failures) after which a run gives up.
 const MAX_CONSECUTIVE_FAILURES: u32 = 8;
+
+/// How often the run's progress (states, findings, coverage) is recorded and reported.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 
 /// What a run reports while it goes, for progress displays.
 #[derive(Debug, Clone)]
@@ -51,6 +55,11 @@ pub enum RunEvent {
         id: FindingId,
         kind: ObservationKind,
         message: String,
+    },
+    /// Every few seconds: how far the run has got.
+    Progress {
+        point: ProgressPoint,
+        actions: u32,
     },
     Finished {
         summary: RunSummary,
@@ -164,8 +173,12 @@ pub async fn explore(
         failures: 0,
         browser_time: Duration::ZERO,
         replay_time: Duration::ZERO,
+        transitions: HashMap::new(),
+        store_trouble: None,
+        started: Instant::now(),
+        last_progress: None,
     };
-    let started = Instant::now();
+    let started = explorer.started;
     let mut result = explorer.run_loop(on_event).await;
     if let Ok(summary) = &mut result
         && summary.stop_reason != "interrupted"
@@ -175,6 +188,7 @@ pub async fn explore(
         summary.stats.replay_ms = explorer.replay_time.as_millis() as u64;
     }
     let wall = started.elapsed();
+    explorer.note_progress(on_event)?;
     if let Some(tab) = explorer.tab.take() {
         explorer.coverage.merge(tab.coverage());
         tab.close().await;
@@ -281,6 +295,13 @@ struct Explorer {
     failures: u32,
     browser_time: Duration,
     replay_time: Duration,
+    /// Each distinct (from, to, move) with its number in the record and its count.
+    transitions: HashMap<(u32, Option<u32>, String), (u32, u32)>,
+    /// A store error met where it could not be returned (placing a page), returned at
+    /// the next progress point.
+    store_trouble: Option<StoreError>,
+    started: Instant,
+    last_progress: Option<Instant>,
 }
 
 impl Explorer {
@@ -331,6 +352,12 @@ impl Explorer {
     }
 
     async fn step(&mut self, on_event: &mut (dyn FnMut(RunEvent) + Send)) -> Result<(), RunError> {
+        if self
+            .last_progress
+            .is_none_or(|t| t.elapsed() >= PROGRESS_EVERY)
+        {
+            self.note_progress(on_event)?;
+        }
         if self.need_reset || self.tab.is_none() {
             return self.start_episode(on_event).await;
         }
@@ -428,6 +455,7 @@ impl Explorer {
         }
         if leave {
             // Leaving the app ends the episode and is not worth repeating.
+            self.note_transition(current.state, None, &move_steps)?;
             self.edge_steps
                 .insert((current.state, key.clone()), move_steps);
             self.learner.observe_off_scope(current.state, &key);
@@ -438,6 +466,7 @@ impl Explorer {
             Err(e) => return self.browser_failure(e),
         };
         let new_elements = next.keys.difference(&current.keys).count();
+        self.note_transition(current.state, Some(next.state), &move_steps)?;
         self.edge_steps
             .insert((current.state, key.clone()), move_steps);
         let learner = &mut self.learner;
@@ -538,6 +567,9 @@ impl Explorer {
             &page.tag_sequence
         };
         let found = self.states.lookup(&place, tags);
+        if found.is_new {
+            self.note_state(found.id.0, &page.url).await;
+        }
         self.page_kinds.insert(url);
         let keys = page.actions.iter().map(|a| a.key.0.clone()).collect();
         Ok((
@@ -802,6 +834,89 @@ impl Explorer {
         Ok(())
     }
 
+    /// Records a new state, with a screenshot of its first page when screenshots are on.
+    /// Neither is worth failing the run for: `look` has no store errors to give.
+    async fn note_state(&mut self, id: u32, url: &str) {
+        let mut screenshot = None;
+        if self.config.screenshots {
+            let t = Instant::now();
+            let png = self.tab().screenshot().await;
+            self.browser_time += t.elapsed();
+            let rel = format!("screenshots/state-{id}.png");
+            let path = self.config.out_dir.join(&rel);
+            if let Ok(png) = png
+                && std::fs::create_dir_all(path.parent().unwrap_or(&self.config.out_dir))
+                    .and_then(|_| std::fs::write(&path, png))
+                    .is_ok()
+            {
+                screenshot = Some(rel);
+            }
+        }
+        let state = StateRecord {
+            id,
+            url: url.to_string(),
+            first_step: self.step_index.saturating_sub(1),
+            screenshot,
+        };
+        if let Err(e) = self.store.add_state(self.run, &state) {
+            self.store_trouble = Some(e);
+        }
+    }
+
+    /// Counts a move between states and records it.
+    fn note_transition(
+        &mut self,
+        from: u32,
+        to: Option<u32>,
+        steps: &[Step],
+    ) -> Result<(), RunError> {
+        let action = describe_move(steps);
+        let next = self.transitions.len() as u32;
+        let (position, count) = self
+            .transitions
+            .entry((from, to, action.clone()))
+            .or_insert((next, 0));
+        *count += 1;
+        let record = TransitionRecord {
+            from,
+            to,
+            action,
+            count: *count,
+        };
+        self.store.set_transition(self.run, *position, &record)?;
+        Ok(())
+    }
+
+    /// Records how far the run has got (states, findings, coverage so far) and reports it.
+    fn note_progress(
+        &mut self,
+        on_event: &mut (dyn FnMut(RunEvent) + Send),
+    ) -> Result<(), RunError> {
+        if let Some(e) = self.store_trouble.take() {
+            return Err(e.into());
+        }
+        self.last_progress = Some(Instant::now());
+        let mut coverage = self.coverage.clone();
+        if let Some(tab) = &self.tab {
+            coverage.merge(tab.coverage());
+        }
+        let coverage = coverage.summary(&self.config.browser.scope);
+        let point = ProgressPoint {
+            elapsed_ms: self.started.elapsed().as_millis() as u64,
+            steps: self.step_index,
+            states: self.states.len() as u32,
+            findings: self.findings.len() as u32,
+            covered_blocks: coverage.covered_blocks(),
+            total_blocks: coverage.total_blocks(),
+        };
+        self.store.append_progress(self.run, &point)?;
+        on_event(RunEvent::Progress {
+            point,
+            actions: self.actions,
+        });
+        Ok(())
+    }
+
     async fn screenshot(&mut self, id: FindingId) -> Result<(), RunError> {
         let t = Instant::now();
         let png = self.tab().screenshot().await;
@@ -816,6 +931,17 @@ impl Explorer {
         write.map_err(|source| RunError::Output { path, source })?;
         self.store.set_finding_screenshot(self.run, id, &rel)?;
         Ok(())
+    }
+}
+
+/// A move as a person would say it: `click button "Save"`, or for a form macro
+/// `fill 3 fields, click button "Send"`.
+fn describe_move(steps: &[Step]) -> String {
+    let one = |s: &Step| format!("{} {}", s.kind.as_str(), s.locator);
+    match steps {
+        [] => String::new(),
+        [only] => one(only),
+        [fields @ .., last] => format!("fill {} fields, {}", fields.len(), one(last)),
     }
 }
 
