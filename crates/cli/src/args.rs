@@ -27,12 +27,16 @@ pub(crate) enum Command {
         #[command(flatten)]
         run: RunArgs,
         #[command(flatten)]
+        reports: ReportArgs,
+        #[command(flatten)]
         browser: BrowserArgs,
     },
     /// Start the bundled demo shop, explore it for a minute and a half, and show what was found.
     Demo {
         #[command(flatten)]
         run: RunArgs,
+        #[command(flatten)]
+        reports: ReportArgs,
         #[command(flatten)]
         browser: BrowserArgs,
     },
@@ -47,6 +51,8 @@ pub(crate) enum Command {
         url: String,
         #[command(flatten)]
         forms: FormsArgs,
+        #[command(flatten)]
+        reports: ReportArgs,
         #[command(flatten)]
         browser: BrowserArgs,
     },
@@ -64,6 +70,37 @@ pub(crate) enum Command {
         #[command(flatten)]
         browser: BrowserArgs,
     },
+    /// Render reports of a saved run again: HTML, JUnit XML, JSON.
+    #[command(
+        after_help = "Exit codes: 0 reports written, 2 usage error (no report asked for, unreadable record), 3 a report could not be written."
+    )]
+    Report {
+        /// The run's record.json, or the output directory that holds it.
+        #[arg(value_name = "RECORD")]
+        record: PathBuf,
+        #[command(flatten)]
+        reports: ReportArgs,
+    },
+}
+
+#[derive(Debug, Args, Default)]
+#[command(next_help_heading = "Reports")]
+pub(crate) struct ReportArgs {
+    /// Write an HTML report into this folder (index.html, screenshots; opens from disk).
+    #[arg(long, value_name = "DIR")]
+    pub report_html: Option<PathBuf>,
+    /// Write a JUnit XML report: a test case per finding and per form answer (FSS).
+    #[arg(long, value_name = "FILE")]
+    pub report_junit: Option<PathBuf>,
+    /// Write the run's record as JSON (the versioned record.json layout).
+    #[arg(long, value_name = "FILE")]
+    pub report_json: Option<PathBuf>,
+}
+
+impl ReportArgs {
+    pub fn any(&self) -> bool {
+        self.report_html.is_some() || self.report_junit.is_some() || self.report_json.is_some()
+    }
 }
 
 #[derive(Debug, Args)]

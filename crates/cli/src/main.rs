@@ -48,14 +48,25 @@ fn main() -> ExitCode {
 
 async fn run(cli: Cli) -> Result<ExitCode, Failure> {
     match cli.command {
-        Command::Explore { url, run, browser } => {
+        Command::Explore {
+            url,
+            run,
+            reports,
+            browser,
+        } => {
             let config = run_config(&url, &run, &browser, Duration::from_secs(300))?;
+            let run_dir = config.out_dir.clone();
             let outcome = progress::explore(config).await?;
             print_summary(&outcome);
+            write_reports(&outcome.record, &run_dir, &reports)?;
             let findings = outcome.record.findings.len();
             Ok(ExitCode::from(if findings > 0 { 1 } else { 0 }))
         }
-        Command::Demo { run, browser } => {
+        Command::Demo {
+            run,
+            reports,
+            browser,
+        } => {
             let subject = curio_subjects::serve(Subject::Demo)
                 .await
                 .map_err(|e| Failure::Infra(format!("failed to start the demo app: {e}")))?;
@@ -63,25 +74,30 @@ async fn run(cli: Cli) -> Result<ExitCode, Failure> {
             let mut run = run;
             run.seed.get_or_insert(1);
             let config = run_config(&subject.base_url(), &run, &browser, Duration::from_secs(90))?;
+            let run_dir = config.out_dir.clone();
             let result = progress::explore(config).await;
             let truth = subject.ground_truth().clone();
             subject.shutdown().await;
             let outcome = result?;
             print_summary(&outcome);
             print_ground_truth(&truth);
+            write_reports(&outcome.record, &run_dir, &reports)?;
             // The demo succeeded if it ran; its findings are the point, not a failure.
             Ok(ExitCode::SUCCESS)
         }
         Command::Forms {
             url,
             forms,
+            reports,
             browser,
         } => {
             let config = forms_config(&url, &forms, &browser)?;
+            let run_dir = config.out_dir.clone();
             let quiet = std::env::var_os("CI").is_some();
             let mut on_event = |e: FormsEvent| print_forms_event(&e, quiet);
             let outcome = test_forms(config, &mut on_event).await?;
             print_forms(&outcome);
+            write_reports(&outcome.record, &run_dir, &reports)?;
             let flaky = outcome
                 .forms
                 .iter()
@@ -95,7 +111,50 @@ async fn run(cli: Cli) -> Result<ExitCode, Failure> {
             findings,
             browser,
         } => replay(&record, &findings, &browser).await,
+        Command::Report { record, reports } => {
+            if !reports.any() {
+                return Err(Failure::Usage(
+                    "curio report: give at least one of --report-html DIR, --report-junit FILE, --report-json FILE".to_string(),
+                ));
+            }
+            let file = record_file(&record);
+            let run = RunRecord::read_json(&file).map_err(|e| Failure::Usage(e.to_string()))?;
+            let run_dir = file.parent().unwrap_or(std::path::Path::new("."));
+            write_reports(&run, run_dir, &reports)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+/// A record argument: the `record.json` itself, or the run's output directory.
+fn record_file(path: &std::path::Path) -> std::path::PathBuf {
+    if path.is_dir() {
+        path.join("record.json")
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// Writes each report asked for and says where.
+fn write_reports(
+    record: &RunRecord,
+    run_dir: &std::path::Path,
+    reports: &args::ReportArgs,
+) -> Result<(), Failure> {
+    let failed = |e: curio_report::ReportError| Failure::Infra(e.to_string());
+    if let Some(dir) = &reports.report_html {
+        let index = curio_report::write_html(record, run_dir, dir).map_err(failed)?;
+        println!("HTML report: {}", index.display());
+    }
+    if let Some(file) = &reports.report_junit {
+        curio_report::write_junit(record, file).map_err(failed)?;
+        println!("JUnit report: {}", file.display());
+    }
+    if let Some(file) = &reports.report_json {
+        curio_report::write_json(record, file).map_err(failed)?;
+        println!("JSON report: {}", file.display());
+    }
+    Ok(())
 }
 
 /// `curio replay`: each chosen finding's trace in a fresh browser context.
@@ -104,11 +163,7 @@ async fn replay(
     wanted: &[u32],
     browser: &args::BrowserArgs,
 ) -> Result<ExitCode, Failure> {
-    let file = if path.is_dir() {
-        path.join("record.json")
-    } else {
-        path.to_path_buf()
-    };
+    let file = record_file(path);
     let record = RunRecord::read_json(&file).map_err(|e| Failure::Usage(e.to_string()))?;
     let ids: Vec<FindingId> = if wanted.is_empty() {
         record.findings.iter().map(|f| f.id).collect()

@@ -60,10 +60,8 @@ pub(crate) async fn explore(config: RunConfig) -> Result<RunOutcome, Failure> {
     Ok(result?)
 }
 
-fn percent(part: u32, whole: u32) -> u32 {
-    if whole == 0 {
-        0
-    } else {
-        (u64::from(part) * 100 / u64::from(whole)) as u32
-    }
+fn percent(part: u32, whole: u32) -> u64 {
+    (u64::from(part) * 100)
+        .checked_div(u64::from(whole))
+        .unwrap_or(0)
 }

@@ -1,26 +1,11 @@
 //! The exploration strategies through the real `curio` binary: forms that need realistic
 //! values, the guard against irreversible actions, replaying findings, reproducibility.
 
-use std::process::Stdio;
+mod common;
+use common::run;
 
 use curio_record::{RunRecord, StepKind};
 use curio_subjects::Subject;
-use tokio::process::Command;
-
-async fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_curio"))
-        .args(args)
-        .stdin(Stdio::null())
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("run curio");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn record_in(dir: &tempfile::TempDir) -> RunRecord {
     RunRecord::read_json(&dir.path().join("record.json")).expect("record.json")

@@ -1,27 +1,15 @@
 //! `curio forms` through the real binary: every form of a page tested, its states found
 //! and recorded by the app itself, tests exported and run by Playwright Test.
 
+mod common;
+use common::run;
+
 use std::path::Path;
 use std::process::Stdio;
 
 use curio_subjects::Subject;
 use serde_json::Value;
 use tokio::process::Command;
-
-async fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_curio"))
-        .args(args)
-        .stdin(Stdio::null())
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("run curio");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn forms_json(dir: &Path) -> Value {
     let text = std::fs::read_to_string(dir.join("forms.json")).expect("forms.json");

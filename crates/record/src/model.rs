@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 pub const SCHEMA_VERSION: u32 = 4;
 
 /// Row id of a run in the store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct RunId(pub i64);
 
 /// Number of a finding within its run, from 1.
@@ -15,7 +17,7 @@ pub struct RunId(pub i64);
 pub struct FindingId(pub u32);
 
 /// What a run was asked to do, written before its first step.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunMeta {
     pub tool_version: String,
     pub start_url: String,
@@ -347,7 +349,7 @@ pub struct FssRecord {
 }
 
 /// A whole run, as exported to `record.json`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunRecord {
     pub schema_version: u32,
     pub run_id: RunId,

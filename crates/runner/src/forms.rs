@@ -19,7 +19,10 @@ use curio_forms::{
 use curio_llm::{LlmClient, LlmConfig, Message, ResponseCache, Usage};
 use curio_minilm::MiniLmEmbedder;
 use curio_page::{DomSnapshot, Field, Form, Page, form_dom};
-use curio_record::ObservationKind;
+use curio_record::{
+    ConstraintRecord, FormFieldRecord, FormRecord, FssRecord, ObservationKind, RunMeta, RunRecord,
+    RunStats, RunSummary, Store,
+};
 use serde::Serialize;
 
 use crate::explore::{RunError, today};
@@ -182,6 +185,10 @@ pub struct FormsOutcome {
     /// Where the results were written.
     #[serde(skip)]
     pub json: PathBuf,
+    /// The run as recorded in `out_dir/runs.db` and exported to `out_dir/record.json`,
+    /// what reports are made from.
+    #[serde(skip)]
+    pub record: RunRecord,
 }
 
 /// Tests every form on `config.url`. A page without a form is an error (`NoForms`); an
@@ -198,6 +205,8 @@ pub async fn test_forms(
     if let Some(note) = note {
         on_event(FormsEvent::Note(note));
     }
+    // Opened before the model's answer cache adds its table to the same file.
+    let mut store = Store::open(&config.out_dir.join("runs.db"))?;
     let llm = match &config.llm {
         Some(llm) => connect_llm(llm, &config.out_dir, on_event).await,
         None => None,
@@ -207,23 +216,143 @@ pub async fn test_forms(
         embedder: embedder.as_ref(),
         llm: llm.as_ref(),
     };
+    let started_at_ms = crate::explore::now_ms();
+    let run_id = store.begin_run(&RunMeta {
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        start_url: config.url.clone(),
+        strategy: "forms".to_string(),
+        seed: config.seed,
+        browser_version: browser.version().to_string(),
+        started_at_ms,
+        config: serde_json::json!({
+            "replays": config.replays,
+            "only": config.only,
+            "use_ferg": config.use_ferg,
+            "embedder": embedder.name(),
+            "llm": config.llm.as_ref().map(|l| l.model.clone()),
+        }),
+    });
     let result = run(&browser, &config, helpers, on_event).await;
+    let browser_version = browser.version().to_string();
     browser.close().await;
+    let run_id = run_id?;
     let forms = result?;
-    let outcome = FormsOutcome {
+    let mut outcome = FormsOutcome {
         url: config.url.clone(),
-        browser: String::new(),
+        browser: browser_version,
         embedder: embedder.name().to_string(),
         forms,
         json: config.out_dir.join("forms.json"),
+        record: RunRecord::default(),
     };
     forms_export::write_tests(&config.out_dir.join("tests"), &outcome)?;
+    for form in &outcome.forms {
+        store.add_form(run_id, &form_record(&config.url, form))?;
+    }
+    let finished_at_ms = crate::explore::now_ms();
+    store.finish_run(
+        run_id,
+        &RunSummary {
+            finished_at_ms,
+            stop_reason: "done".to_string(),
+            stats: RunStats {
+                wall_ms: finished_at_ms.saturating_sub(started_at_ms),
+                ..RunStats::default()
+            },
+            ..RunSummary::default()
+        },
+    )?;
+    outcome.record = store.load_run(run_id)?;
+    outcome
+        .record
+        .write_json(&config.out_dir.join("record.json"))?;
     let text = serde_json::to_string_pretty(&outcome).unwrap_or_default();
     std::fs::write(&outcome.json, text).map_err(|source| RunError::Output {
         path: outcome.json.clone(),
         source,
     })?;
     Ok(outcome)
+}
+
+/// What the record keeps of a tested form.
+fn form_record(url: &str, form: &FormResult) -> FormRecord {
+    let report = &form.report;
+    let names: Vec<String> = report
+        .constraints
+        .iter()
+        .map(|c| c.constraint.clone())
+        .collect();
+    let name_of = |field: Option<usize>| {
+        field
+            .and_then(|i| form.refs.get(i).cloned())
+            .unwrap_or_default()
+    };
+    let files = forms_export::test_files(form).map(|f| format!("tests/{f}"));
+    FormRecord {
+        page_url: url.to_string(),
+        index: form.index as u32,
+        title: form.title.clone(),
+        fields: form
+            .form
+            .fields
+            .iter()
+            .zip(&form.refs)
+            .map(|(f, name)| FormFieldRecord {
+                name: name.clone(),
+                locator: f.target.locator.clone(),
+                kind: f.input_type.clone(),
+            })
+            .collect(),
+        constraints: report
+            .constraints
+            .iter()
+            .map(|c| ConstraintRecord {
+                constraint: c.constraint.clone(),
+                verdict: format!("{:?}", c.verdict).to_lowercase(),
+                source: match c.origin {
+                    curio_forms::session::Origin::Feedback => "feedback".to_string(),
+                    curio_forms::session::Origin::Given => form
+                        .inferred
+                        .iter()
+                        .find(|r| r.constraint == c.constraint)
+                        .map_or("rules", |r| r.source.as_str())
+                        .to_string(),
+                },
+                fss: c.fss.map(|n| n as u32),
+            })
+            .collect(),
+        fss: report
+            .fss
+            .iter()
+            .enumerate()
+            .map(|(n, fss)| {
+                let test = form.tests.iter().find(|t| t.fss == n);
+                FssRecord {
+                    outcome: format!("{:?}", fss.outcome).to_lowercase(),
+                    signature: fss.signature.clone(),
+                    messages: fss
+                        .messages
+                        .iter()
+                        .map(|m| (name_of(m.field), m.text.clone()))
+                        .collect(),
+                    values: fss
+                        .values
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| (name_of(Some(i)), v.as_string()))
+                        .collect(),
+                    purpose: describe(&fss.purpose, &names),
+                    tests: test.map_or_else(Vec::new, |_| files.to_vec()),
+                    replays: test.map_or(0, |t| t.replays),
+                    reproduced: test.map_or(0, |t| t.reproduced),
+                }
+            })
+            .collect(),
+        submissions: report.submissions as u32,
+        reached: report.reached,
+        problems: form.problems.clone(),
+        seconds: form.seconds,
+    }
 }
 
 /// The model at `config`, checked: `None`, with a note saying why, when it cannot be

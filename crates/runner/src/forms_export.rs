@@ -413,6 +413,15 @@ pub(crate) fn selenium(url: &str, form: &FormResult) -> String {
 }
 
 /// A file name for a form: its index and title, lowercase, dashes.
+/// The files of a form's tests under the tests directory: Playwright Test, then pytest.
+pub(crate) fn test_files(form: &FormResult) -> [String; 2] {
+    let slug = slug(form);
+    [
+        format!("playwright/{slug}.spec.ts"),
+        format!("selenium/test_{}.py", slug.replace('-', "_")),
+    ]
+}
+
 fn slug(form: &FormResult) -> String {
     let mut s = String::new();
     for c in form.title.to_lowercase().chars() {
@@ -430,7 +439,7 @@ fn slug(form: &FormResult) -> String {
 /// form; answers the files written.
 pub(crate) fn write_tests(dir: &Path, outcome: &FormsOutcome) -> Result<Vec<PathBuf>, RunError> {
     let mut written = Vec::new();
-    for (sub, ext) in [("playwright", "spec.ts"), ("selenium", "py")] {
+    for sub in ["playwright", "selenium"] {
         let d = dir.join(sub);
         std::fs::create_dir_all(&d).map_err(|source| RunError::Output {
             path: d.clone(),
@@ -440,16 +449,11 @@ pub(crate) fn write_tests(dir: &Path, outcome: &FormsOutcome) -> Result<Vec<Path
             if form.tests.is_empty() {
                 continue;
             }
+            let [playwright_file, selenium_file] = test_files(form);
             let (path, text) = if sub == "playwright" {
-                (
-                    d.join(format!("{}.{ext}", slug(form))),
-                    playwright(&outcome.url, form),
-                )
+                (dir.join(playwright_file), playwright(&outcome.url, form))
             } else {
-                (
-                    d.join(format!("test_{}.{ext}", slug(form).replace('-', "_"))),
-                    selenium(&outcome.url, form),
-                )
+                (dir.join(selenium_file), selenium(&outcome.url, form))
             };
             std::fs::write(&path, text).map_err(|source| RunError::Output {
                 path: path.clone(),

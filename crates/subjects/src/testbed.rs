@@ -54,6 +54,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/seats", get(seats).post(seats_submit))
         .route("/t/guard", get(guard))
         .route("/t/guard/logout", get(guard_logout))
+        .route("/t/hostile", get(hostile))
         .route("/t/third-party", get(third_party))
         .route("/t/iframe", get(iframe))
         .route("/t/delayed", get(delayed))
@@ -555,6 +556,24 @@ document.getElementById('two').addEventListener('click', function () {
 });
 document.getElementById('wipe').addEventListener('click', function () {
   console.error('guard: everything deleted');
+});
+</script>"#,
+    )
+}
+
+/// A page whose own text is markup that would run if a report printed it unescaped: a
+/// heading and a button label that spell out `<script>` and `<img onerror>`, and a
+/// button that logs them in a console error (a finding whose message carries them).
+/// Each payload would set the document's title to `pwned`.
+async fn hostile() -> Html<String> {
+    page(
+        "Hostile",
+        r#"<h2 id="greeting">Hello &lt;script&gt;document.title='pwned'&lt;/script&gt;</h2>
+<button id="hostile" type="button">&lt;img src=x onerror="document.title='pwned'"&gt;</button>
+<p><a id="away" href="/t/ok">More &lt;b&gt;details&lt;/b&gt;</a></p>
+<script>
+document.getElementById('hostile').addEventListener('click', function () {
+  console.error('hostile: <script>document.title="pwned"</' + 'script><img src=x onerror="document.title=\'pwned\'">');
 });
 </script>"#,
     )

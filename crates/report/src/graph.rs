@@ -1,0 +1,209 @@
+//! The state graph as SVG, laid out by `layout-rs` (pure Rust, no graphviz): a box per
+//! state, an arrow per pair of states a move led between, each state linked to its
+//! screenshot.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use curio_record::{RunRecord, StateRecord};
+use layout::backends::svg::SVGWriter;
+use layout::core::base::Orientation;
+use layout::core::style::StyleAttr;
+use layout::std_shapes::render::get_shape_size;
+use layout::std_shapes::shapes::{Arrow, Element, ShapeKind};
+use layout::topo::layout::VisualGraph;
+
+use crate::view::clean;
+
+/// States drawn at most; a longer run's graph shows its first states (the list below the
+/// graph has them all).
+pub(crate) const MAX_STATES: usize = 80;
+
+/// Longest move label on an arrow, in characters.
+const MAX_LABEL: usize = 36;
+
+/// The graph as an SVG element to inline in HTML; empty when the run has no states.
+pub(crate) fn state_graph(record: &RunRecord) -> String {
+    let shown: Vec<&StateRecord> = record.states.iter().take(MAX_STATES).collect();
+    if shown.is_empty() {
+        return String::new(); // layout-rs cannot lay out an empty graph
+    }
+    let dir = Orientation::TopToBottom;
+    let mut graph = VisualGraph::new(dir);
+    let mut handles = BTreeMap::new();
+    for state in &shown {
+        let label = format!("S{} {}", state.id, path_of(&state.url));
+        let handle = add_box(&mut graph, dir, &label, &format!("state-node-{}", state.id));
+        handles.insert(Some(state.id), handle);
+    }
+    // One arrow per ordered pair of states, labelled with the first move that made it.
+    let mut pairs: BTreeMap<(u32, Option<u32>), (String, usize)> = BTreeMap::new();
+    for t in &record.transitions {
+        if !handles.contains_key(&Some(t.from)) || t.to.is_some_and(|to| to == t.from) {
+            continue;
+        }
+        if t.to.is_some() && !handles.contains_key(&t.to) {
+            continue;
+        }
+        pairs
+            .entry((t.from, t.to))
+            .and_modify(|(_, n)| *n += 1)
+            .or_insert_with(|| (t.action.clone(), 1));
+    }
+    if pairs.keys().any(|(_, to)| to.is_none()) {
+        let outside = add_box(&mut graph, dir, "outside the app", "state-node-outside");
+        handles.insert(None, outside);
+    }
+    for (i, ((from, to), (action, n))) in pairs.iter().enumerate() {
+        let mut label = shorten(action);
+        if *n > 1 {
+            let _ = write!(label, " (+{} more)", n - 1);
+        }
+        let arrow = Arrow::simple_with_properties(&label, format!(r#"id="edge-{i}""#));
+        graph.add_edge(arrow, handles[&Some(*from)], handles[to]);
+    }
+    let mut svg = SVGWriter::new();
+    graph.do_it(false, false, false, &mut svg);
+    let mut out = svg.finalize();
+    // Links over the boxes, placed once the layout is final: to the state's screenshot,
+    // else to its row in the list of states.
+    let mut links = String::new();
+    for state in &shown {
+        let (top_left, bottom_right) = graph.pos(handles[&Some(state.id)]).bbox(false);
+        let href = match &state.screenshot {
+            Some(s) => s.clone(),
+            None => format!("#state-{}", state.id),
+        };
+        let _ = write!(
+            links,
+            r#"<a href="{}" class="state-link"><rect x="{}" y="{}" width="{}" height="{}" fill="transparent" pointer-events="all"><title>{}</title></rect></a>"#,
+            escape(&href),
+            top_left.x,
+            top_left.y,
+            bottom_right.x - top_left.x,
+            bottom_right.y - top_left.y,
+            escape(&clean(&state.url)),
+        );
+    }
+    if let Some(end) = out.rfind("</svg>") {
+        out.insert_str(end, &links);
+    }
+    // Inlined in HTML: no XML prolog.
+    if out.starts_with("<?xml")
+        && let Some(i) = out.find("?>")
+    {
+        out.drain(..i + 2);
+    }
+    out
+}
+
+fn add_box(
+    graph: &mut VisualGraph,
+    dir: Orientation,
+    label: &str,
+    id: &str,
+) -> layout::adt::dag::NodeHandle {
+    let shape = ShapeKind::new_box(&clean(label));
+    let look = StyleAttr::simple();
+    let size = get_shape_size(dir, &shape, look.font_size, false);
+    let element = Element::create_with_properties(shape, look, dir, size, format!(r#"id="{id}""#));
+    graph.add_node(element)
+}
+
+/// The URL without its origin: what tells two pages of one app apart.
+fn path_of(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = rest.find('/').map_or("/", |i| &rest[i..]);
+    shorten(path)
+}
+
+fn shorten(text: &str) -> String {
+    let text = clean(text);
+    if text.chars().count() <= MAX_LABEL {
+        return text;
+    }
+    let mut short: String = text.chars().take(MAX_LABEL - 1).collect();
+    short.push('…');
+    short
+}
+
+/// Escapes text for an SVG attribute or text node.
+fn escape(text: &str) -> String {
+    minijinja::HtmlEscape(text).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use curio_record::{Coverage, RunId, RunMeta, SCHEMA_VERSION, StateRecord, TransitionRecord};
+
+    fn record(states: Vec<StateRecord>, transitions: Vec<TransitionRecord>) -> RunRecord {
+        RunRecord {
+            schema_version: SCHEMA_VERSION,
+            run_id: RunId(1),
+            meta: RunMeta {
+                tool_version: "0".into(),
+                start_url: "http://127.0.0.1/".into(),
+                strategy: "curious".into(),
+                seed: 1,
+                browser_version: "Chrome".into(),
+                started_at_ms: 0,
+                config: serde_json::json!({}),
+            },
+            steps: vec![],
+            findings: vec![],
+            observations: vec![],
+            coverage: Coverage::default(),
+            states,
+            transitions,
+            progress: vec![],
+            forms: vec![],
+            summary: None,
+        }
+    }
+
+    fn state(id: u32, url: &str, screenshot: Option<&str>) -> StateRecord {
+        StateRecord {
+            id,
+            url: url.into(),
+            first_step: id,
+            screenshot: screenshot.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn app_text_in_labels_is_escaped_and_states_link_to_screenshots() {
+        let svg = state_graph(&record(
+            vec![
+                state(0, "http://127.0.0.1/", Some("screenshots/state-0.png")),
+                state(1, "http://127.0.0.1/<script>alert(1)</script>", None),
+            ],
+            vec![
+                TransitionRecord {
+                    from: 0,
+                    to: Some(1),
+                    action: r#"click button "<img src=x onerror=alert(1)>""#.into(),
+                    count: 2,
+                },
+                TransitionRecord {
+                    from: 1,
+                    to: None,
+                    action: "click link \"Help\"".into(),
+                    count: 1,
+                },
+            ],
+        ));
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert!(!svg.contains("<script"), "{svg}");
+        assert!(!svg.contains("<img"), "{svg}");
+        assert!(svg.contains("&lt;script&gt;"), "{svg}");
+        assert!(svg.contains(r#"href="screenshots/state-0.png""#), "{svg}");
+        assert!(svg.contains(r##"href="#state-1""##), "{svg}");
+        assert!(svg.contains("outside the app"), "{svg}");
+    }
+
+    #[test]
+    fn no_states_no_graph() {
+        assert_eq!(state_graph(&record(vec![], vec![])), "");
+    }
+}
