@@ -13,6 +13,10 @@ use clap::{Args, Parser, Subcommand};
     after_help = "Exit codes: 0 no findings, 1 findings, 2 usage error, 3 browser or infrastructure failure."
 )]
 pub(crate) struct Cli {
+    /// Settings file; flags given on the command line win over it. [default: ./curio.toml
+    /// when it exists]
+    #[arg(long, global = true, value_name = "FILE", env = "CURIO_CONFIG")]
+    pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -22,8 +26,9 @@ pub(crate) enum Command {
     /// Explore a web app from a start URL and report the failures found.
     Explore {
         /// The page to start from; its origin is the scope of the exploration.
+        /// [default: `url` of the config file]
         #[arg(value_name = "URL")]
-        url: String,
+        url: Option<String>,
         #[command(flatten)]
         run: RunArgs,
         #[command(flatten)]
@@ -46,9 +51,9 @@ pub(crate) enum Command {
         after_help = "Exit codes: 0 every form tested, 1 some test did not reproduce, 2 usage error (or no form on the page), 3 browser or infrastructure failure."
     )]
     Forms {
-        /// The page whose forms are tested.
+        /// The page whose forms are tested. [default: `url` of the config file]
         #[arg(value_name = "URL")]
-        url: String,
+        url: Option<String>,
         #[command(flatten)]
         forms: FormsArgs,
         #[command(flatten)]
@@ -69,6 +74,15 @@ pub(crate) enum Command {
         findings: Vec<u32>,
         #[command(flatten)]
         browser: BrowserArgs,
+    },
+    /// Write a commented starter curio.toml.
+    Init {
+        /// Where to write it.
+        #[arg(value_name = "FILE", default_value = "curio.toml")]
+        path: PathBuf,
+        /// Overwrite the file if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// Render reports of a saved run again: HTML, JUnit XML, JSON.
     #[command(
@@ -255,7 +269,7 @@ pub(crate) struct BrowserArgs {
 /// Names for --disable and --enable.
 pub(crate) const FEATURES: [&str; 10] = curio_runner::Features::NAMES;
 
-fn parse_duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();
     let d = match s.parse::<u64>() {
         Ok(secs) => Duration::from_secs(secs),

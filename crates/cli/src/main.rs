@@ -2,13 +2,14 @@
 //! prints the summary, and picks the exit code.
 
 mod args;
+mod config_file;
 mod progress;
 mod validate;
 
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Parser;
+use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use curio_record::{FindingId, RunRecord};
 use curio_runner::{
     FindingReplay, FormsEvent, FormsOutcome, ReplayConfig, RunOutcome, replay_findings, test_forms,
@@ -16,11 +17,17 @@ use curio_runner::{
 use curio_subjects::Subject;
 
 use crate::args::{Cli, Command};
-use crate::validate::{Failure, forms_config, replay_browser, run_config};
+use crate::config_file::ConfigFile;
+use crate::validate::{Failure, forms_config, replay_browser, run_config, start_url};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    // The matches are kept to tell flags given from defaults: given ones win over the
+    // config file.
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(e) => {
             let _ = e.print();
             // clap: help and version are not errors.
@@ -37,7 +44,7 @@ fn main() -> ExitCode {
             return ExitCode::from(3);
         }
     };
-    match runtime.block_on(run(cli)) {
+    match runtime.block_on(run(cli, matches)) {
         Ok(code) => code,
         Err(failure) => {
             eprintln!("error: {failure}");
@@ -46,15 +53,28 @@ fn main() -> ExitCode {
     }
 }
 
-async fn run(cli: Cli) -> Result<ExitCode, Failure> {
+async fn run(cli: Cli, matches: ArgMatches) -> Result<ExitCode, Failure> {
+    if let Command::Init { path, force } = &cli.command {
+        return init(path, *force);
+    }
+    let (file, _) = ConfigFile::load(cli.config.as_deref())?;
+    let m = matches
+        .subcommand()
+        .map(|(_, m)| m.clone())
+        .unwrap_or_default();
     match cli.command {
         Command::Explore {
             url,
-            run,
-            reports,
-            browser,
+            mut run,
+            mut reports,
+            mut browser,
         } => {
-            let config = run_config(&url, &run, &browser, Duration::from_secs(300))?;
+            let url = file.url(url, "explore")?;
+            file.apply_run(&mut run, &m)?;
+            file.apply_browser(&mut browser, &m)?;
+            file.apply_reports(&mut reports, &m);
+            let extras = file.extras(&start_url(&url)?)?;
+            let config = run_config(&url, &run, &browser, Duration::from_secs(300), extras)?;
             let run_dir = config.out_dir.clone();
             let outcome = progress::explore(config).await?;
             print_summary(&outcome);
@@ -63,17 +83,21 @@ async fn run(cli: Cli) -> Result<ExitCode, Failure> {
             Ok(ExitCode::from(if findings > 0 { 1 } else { 0 }))
         }
         Command::Demo {
-            run,
-            reports,
-            browser,
+            mut run,
+            mut reports,
+            mut browser,
         } => {
+            file.apply_run(&mut run, &m)?;
+            file.apply_browser(&mut browser, &m)?;
+            file.apply_reports(&mut reports, &m);
             let subject = curio_subjects::serve(Subject::Demo)
                 .await
                 .map_err(|e| Failure::Infra(format!("failed to start the demo app: {e}")))?;
             println!("Demo shop running at {}", subject.base_url());
-            let mut run = run;
             run.seed.get_or_insert(1);
-            let config = run_config(&subject.base_url(), &run, &browser, Duration::from_secs(90))?;
+            let demo_url = subject.base_url();
+            let extras = file.extras(&start_url(&demo_url)?)?;
+            let config = run_config(&demo_url, &run, &browser, Duration::from_secs(90), extras)?;
             let run_dir = config.out_dir.clone();
             let result = progress::explore(config).await;
             let truth = subject.ground_truth().clone();
@@ -87,10 +111,14 @@ async fn run(cli: Cli) -> Result<ExitCode, Failure> {
         }
         Command::Forms {
             url,
-            forms,
-            reports,
-            browser,
+            mut forms,
+            mut reports,
+            mut browser,
         } => {
+            let url = file.url(url, "forms")?;
+            file.apply_forms(&mut forms, &m);
+            file.apply_browser(&mut browser, &m)?;
+            file.apply_reports(&mut reports, &m);
             let config = forms_config(&url, &forms, &browser)?;
             let run_dir = config.out_dir.clone();
             let quiet = std::env::var_os("CI").is_some();
@@ -109,9 +137,17 @@ async fn run(cli: Cli) -> Result<ExitCode, Failure> {
         Command::Replay {
             record,
             findings,
-            browser,
-        } => replay(&record, &findings, &browser).await,
-        Command::Report { record, reports } => {
+            mut browser,
+        } => {
+            file.apply_browser(&mut browser, &m)?;
+            replay(&record, &findings, &browser, &file).await
+        }
+        Command::Init { .. } => unreachable!("handled above"),
+        Command::Report {
+            record,
+            mut reports,
+        } => {
+            file.apply_reports(&mut reports, &m);
             if !reports.any() {
                 return Err(Failure::Usage(
                     "curio report: give at least one of --report-html DIR, --report-junit FILE, --report-json FILE".to_string(),
@@ -124,6 +160,23 @@ async fn run(cli: Cli) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `curio init`: the commented starter file, never over an existing one unless forced.
+fn init(path: &std::path::Path, force: bool) -> Result<ExitCode, Failure> {
+    if path.exists() && !force {
+        return Err(Failure::Usage(format!(
+            "{} exists; use --force to overwrite it",
+            path.display()
+        )));
+    }
+    std::fs::write(path, config_file::STARTER)
+        .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+    println!(
+        "Wrote {}; edit it, then run `curio explore`.",
+        path.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A record argument: the `record.json` itself, or the run's output directory.
@@ -162,6 +215,7 @@ async fn replay(
     path: &std::path::Path,
     wanted: &[u32],
     browser: &args::BrowserArgs,
+    settings: &ConfigFile,
 ) -> Result<ExitCode, Failure> {
     let file = record_file(path);
     let record = RunRecord::read_json(&file).map_err(|e| Failure::Usage(e.to_string()))?;
@@ -192,8 +246,10 @@ async fn replay(
             record.meta.start_url
         ))
     })?;
+    let start = start_url(&record.meta.start_url)?;
     let config = ReplayConfig {
         browser: replay_browser(browser, scope)?,
+        login: settings.extras(&start)?.login,
     };
     let mut print = |r: &FindingReplay| {
         let Some(f) = record.findings.iter().find(|f| f.id == r.finding) else {

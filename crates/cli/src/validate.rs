@@ -12,6 +12,7 @@ use curio_runner::{ActionGuard, Embedder, FormsConfig, RunConfig, RunError, Stra
 use url::Url;
 
 use crate::args::{BrowserArgs, FormsArgs, RunArgs};
+use crate::config_file::Extras;
 
 /// Why the binary stops without a result.
 #[derive(Debug)]
@@ -41,7 +42,7 @@ impl std::fmt::Display for Failure {
 
 impl From<RunError> for Failure {
     fn from(e: RunError) -> Self {
-        if let RunError::NoForms { .. } = e {
+        if let RunError::NoForms { .. } | RunError::Login { .. } = e {
             return Failure::Usage(e.to_string());
         }
         // One line: the chain of causes joined, as the user needs them.
@@ -80,6 +81,7 @@ pub(crate) fn run_config(
     run: &RunArgs,
     browser: &BrowserArgs,
     default_time: Duration,
+    extras: Extras,
 ) -> Result<RunConfig, Failure> {
     let start = start_url(raw_url)?;
     for origin in &run.origins {
@@ -119,7 +121,11 @@ pub(crate) fn run_config(
     } else {
         ActionGuard::with_defaults(&run.deny, &run.deny_selectors)
     };
-    let dictionary = dictionary(run.inputs.as_deref())?;
+    let dictionary = match (&run.inputs, &extras.inputs) {
+        (None, Some(json)) => Dictionary::from_json(json)
+            .map_err(|e| Failure::Usage(format!("invalid [inputs] in the config file: {e}")))?,
+        (path, _) => dictionary(path.as_deref())?,
+    };
     let url_normalization = UrlNormalization {
         keep_query_values: run.keep_query_values,
         drop_query: run.drop_query,
@@ -148,6 +154,8 @@ pub(crate) fn run_config(
         verify_findings: !run.no_verify,
         out_dir: run.out.clone(),
         screenshots: !run.no_screenshots,
+        login: extras.login,
+        pages: extras.pages,
         browser: browser_config,
     })
 }

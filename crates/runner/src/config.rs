@@ -11,6 +11,7 @@ use serde::Serialize;
 use url::Url;
 
 use crate::guard::ActionGuard;
+use crate::login::{Login, PageFilter};
 
 /// How the next action is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -186,8 +187,12 @@ pub struct RunConfig {
     pub verify_findings: bool,
     /// Where `runs.db`, `record.json` and screenshots go.
     pub out_dir: PathBuf,
-    /// Take a screenshot for every new finding.
+    /// Take a screenshot for every new finding and new state.
     pub screenshots: bool,
+    /// Steps that log in, run at the start of each episode and each replay.
+    pub login: Option<Login>,
+    /// Which of the app's pages may be explored.
+    pub pages: PageFilter,
     pub browser: BrowserConfig,
 }
 
@@ -216,6 +221,8 @@ impl RunConfig {
             "verify_findings": self.verify_findings,
             "out_dir": self.out_dir.display().to_string(),
             "origins": self.browser.scope.origins(),
+            "pages": self.pages.describe(),
+            "login": self.login.as_ref().map(Login::describe),
             "coverage": self.browser.coverage,
         })
     }

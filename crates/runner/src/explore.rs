@@ -25,6 +25,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::config::{RunConfig, StrategyKind};
 use crate::findings::{is_finding, signature};
+use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{Candidate, candidates, note_used, plan_move, random_index};
 
@@ -88,6 +89,12 @@ pub enum RunError {
     },
     #[error("cannot load the start page {url}: {reason}")]
     Unreachable { url: String, reason: String },
+    #[error("cannot log in to {url}: {source}")]
+    Login {
+        url: String,
+        #[source]
+        source: LoginError,
+    },
     #[error("no form to test on {url}")]
     NoForms { url: String },
     #[error(transparent)]
@@ -429,7 +436,8 @@ impl Explorer {
             move_steps.push(p.step.clone());
             let navigated = outcome.url_after != outcome.url_before;
             crashed = outcome.crashed;
-            leave = !self.tab().scope().contains(&outcome.url_after);
+            leave = !self.tab().scope().contains(&outcome.url_after)
+                || !self.config.pages.allows(&outcome.url_after);
             let ctx = StepContext {
                 state: Some(current.state),
                 page_url: &current.page.url,
@@ -486,6 +494,16 @@ impl Explorer {
                     plan.target.action.clone(),
                 )))
                 .collect();
+            self.need_reset = true;
+        }
+        // The session was lost (the app logged the user out, or it expired): the next
+        // episode logs in again.
+        if self
+            .config
+            .login
+            .as_ref()
+            .is_some_and(|login| !login.logged_in(&next.snapshot))
+        {
             self.need_reset = true;
         }
         if !self.need_reset {
@@ -604,6 +622,21 @@ impl Explorer {
         match tab {
             Ok(tab) => self.tab = Some(tab),
             Err(e) => return self.browser_failure(e),
+        }
+        if let Some(login) = self.config.login.clone() {
+            let t = Instant::now();
+            let logged_in = log_in(self.tab(), &login).await;
+            self.browser_time += t.elapsed();
+            if let Err(source) = logged_in {
+                // A login that never worked is the configuration's fault; one that
+                // stops working is the app's, and the run tries again.
+                self.failures += 1;
+                if self.step_index == 0 || self.failures >= MAX_CONSECUTIVE_FAILURES {
+                    return Err(RunError::Login { url, source });
+                }
+                self.need_reset = true;
+                return Ok(());
+            }
         }
         let t = Instant::now();
         let outcome = self.tab().goto(&url).await;
@@ -797,7 +830,7 @@ impl Explorer {
     ) -> (Vec<Step>, Option<bool>) {
         let mut verdict = (tries.last().cloned().unwrap_or_default(), Some(false));
         for trace in tries {
-            match replay_trace(&self.browser, trace, signature).await {
+            match replay_trace(&self.browser, self.config.login.as_ref(), trace, signature).await {
                 Ok(report) if report.reproduced => return (trace.clone(), Some(true)),
                 Ok(_) => {}
                 Err(_) => verdict.1 = None,

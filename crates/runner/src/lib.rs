@@ -10,6 +10,7 @@ mod forms_export;
 mod forms_js;
 mod guard;
 mod input_values;
+mod login;
 mod replay;
 mod solved;
 mod strategy;
@@ -23,4 +24,5 @@ pub use forms::{
 };
 pub use guard::{ActionGuard, DEFAULT_DENY_PHRASES};
 pub use input_values::valid_value;
+pub use login::{Login, LoginError, PageFilter};
 pub use replay::{FindingReplay, ReplayConfig, ReplayReport, replay_findings};

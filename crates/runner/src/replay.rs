@@ -11,6 +11,7 @@ use url::Url;
 
 use crate::explore::RunError;
 use crate::findings::{is_finding, signature};
+use crate::login::{Login, log_in};
 
 /// What replaying one trace showed.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,15 +26,28 @@ pub struct ReplayReport {
     pub signatures: Vec<String>,
 }
 
-/// Replays `trace` in a new tab (its own browser context: no cookies, no storage) and
-/// watches for `wanted`. Stops as soon as it is seen.
+/// Replays `trace` in a new tab (its own browser context: no cookies, no storage),
+/// after logging in when the run did, and watches for `wanted`. Stops as soon as it is
+/// seen. A login that fails is a replay that did not get past its first step.
 pub(crate) async fn replay_trace(
     browser: &Browser,
+    login: Option<&Login>,
     trace: &[Step],
     wanted: &str,
 ) -> Result<ReplayReport, BrowserError> {
     let mut tab = browser.new_tab().await?;
-    let report = replay_in(&mut tab, trace, wanted).await;
+    let report = match login {
+        Some(login) => match log_in(&mut tab, login).await {
+            Ok(()) => replay_in(&mut tab, trace, wanted).await,
+            Err(e) => Ok(ReplayReport {
+                reproduced: false,
+                steps_done: 0,
+                failed: Some((0, e.to_string())),
+                signatures: Vec::new(),
+            }),
+        },
+        None => replay_in(&mut tab, trace, wanted).await,
+    };
     tab.close().await;
     report
 }
@@ -95,7 +109,7 @@ fn absorb(report: &mut ReplayReport, outcome: &Outcome, wanted: &str) {
 }
 
 /// The action on `page` that `step` recorded, of the same kind.
-fn user_action(page: &Page, step: &Step) -> Option<UserAction> {
+pub(crate) fn user_action(page: &Page, step: &Step) -> Option<UserAction> {
     let kind_matches = |a: &&Action| match step.kind {
         StepKind::Click => a.kind == ActionKind::Click,
         StepKind::Fill => a.kind == ActionKind::Fill,
@@ -158,6 +172,8 @@ fn user_action(page: &Page, step: &Step) -> Option<UserAction> {
 #[derive(Debug, Clone)]
 pub struct ReplayConfig {
     pub browser: BrowserConfig,
+    /// How to log in before each replay, when the app needs it.
+    pub login: Option<Login>,
 }
 
 impl ReplayConfig {
@@ -199,12 +215,17 @@ pub async fn replay_findings(
             continue;
         };
         let started = std::time::Instant::now();
-        let report = replay_trace(&browser, &finding.trace, &finding.signature)
-            .await
-            .map_err(|source| RunError::Browser {
-                url: record.meta.start_url.clone(),
-                source,
-            });
+        let report = replay_trace(
+            &browser,
+            config.login.as_ref(),
+            &finding.trace,
+            &finding.signature,
+        )
+        .await
+        .map_err(|source| RunError::Browser {
+            url: record.meta.start_url.clone(),
+            source,
+        });
         let report = match report {
             Ok(r) => r,
             Err(e) => {

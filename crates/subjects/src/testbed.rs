@@ -55,6 +55,11 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/guard", get(guard))
         .route("/t/guard/logout", get(guard_logout))
         .route("/t/hostile", get(hostile))
+        .route("/t/login", get(login).post(login_submit))
+        .route("/t/members", get(members))
+        .route("/t/members/projects", get(members_projects))
+        .route("/t/members/projects/archive", get(members_archive))
+        .route("/t/members/leave", get(members_leave))
         .route("/t/third-party", get(third_party))
         .route("/t/iframe", get(iframe))
         .route("/t/delayed", get(delayed))
@@ -755,6 +760,107 @@ async fn once_submit(headers: axum::http::HeaderMap) -> Response {
     (
         [(header::SET_COOKIE, "sent=1; Path=/")],
         page("Feedback", "<p>Thank you for your message.</p>"),
+    )
+        .into_response()
+}
+
+/// A members' area behind a login form and a session cookie: `/t/login` takes user
+/// `ann` with password `s3cret` and sets `member=ann`; every page under `/t/members`
+/// sends a visitor without it back to the login form. Deep inside, the projects'
+/// archive logs a console error (a finding only a logged-in explorer reaches), and
+/// "Leave the club" ends the session (an action the explorer must be told to avoid: it
+/// is not among the default deny phrases).
+async fn login() -> Html<String> {
+    page("Sign in", LOGIN_FORM)
+}
+
+const LOGIN_FORM: &str = r#"<form method="post" action="/t/login">
+<label for="user">User</label> <input id="user" name="user" required><br>
+<label for="password">Password</label> <input id="password" name="password" type="password" required><br>
+<button id="signin" type="submit">Sign in</button>
+</form>"#;
+
+async fn login_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_default()
+    };
+    if field("user") == "ann" && field("password") == "s3cret" {
+        return (
+            StatusCode::SEE_OTHER,
+            [
+                (header::SET_COOKIE, "member=ann; Path=/; HttpOnly"),
+                (header::LOCATION, "/t/members"),
+            ],
+        )
+            .into_response();
+    }
+    page(
+        "Sign in",
+        &format!("<p class=\"error\">Wrong user or password.</p>{LOGIN_FORM}"),
+    )
+    .into_response()
+}
+
+fn member(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|c| c.split(';').any(|kv| kv.trim() == "member=ann"))
+}
+
+/// A members' page, or the way back to the login form.
+fn members_page(headers: &axum::http::HeaderMap, title: &str, body: &str) -> Response {
+    if !member(headers) {
+        return (StatusCode::SEE_OTHER, [(header::LOCATION, "/t/login")]).into_response();
+    }
+    page(
+        title,
+        &format!(
+            r#"<p id="whoami">Signed in as ann · <a id="leave" href="/t/members/leave">Leave the club</a></p>
+{body}"#
+        ),
+    )
+    .into_response()
+}
+
+async fn members(headers: axum::http::HeaderMap) -> Response {
+    members_page(
+        &headers,
+        "Members",
+        r#"<p><a href="/t/members/projects">Projects</a></p>"#,
+    )
+}
+
+async fn members_projects(headers: axum::http::HeaderMap) -> Response {
+    members_page(
+        &headers,
+        "Projects",
+        r#"<ul><li>Apollo</li><li>Gemini</li></ul>
+<p><a href="/t/members/projects/archive">Archive</a> · <a href="/t/members">Members</a></p>"#,
+    )
+}
+
+async fn members_archive(headers: axum::http::HeaderMap) -> Response {
+    members_page(
+        &headers,
+        "Archive",
+        r#"<p>Old projects.</p><p><a href="/t/members/projects">Projects</a></p>
+<script>console.error('members: the archive failed to load');</script>"#,
+    )
+}
+
+async fn members_leave() -> Response {
+    (
+        [(header::SET_COOKIE, "member=; Path=/; Max-Age=0")],
+        page(
+            "Goodbye",
+            r#"<p>You left the club.</p><p><a href="/t/login">Sign in</a></p>"#,
+        ),
     )
         .into_response()
 }

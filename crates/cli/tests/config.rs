@@ -1,0 +1,229 @@
+//! `curio.toml` through the real binary: logging in before each episode and replay,
+//! the deny list kept, flags winning over the file, unknown keys refused, `curio init`.
+
+mod common;
+use common::{run, run_with_env};
+
+/// The password of the testbed's member, given to Curio by the environment.
+const PASSWORD: (&str, &str) = ("CURIO_TEST_MEMBER_PASSWORD", "s3cret");
+
+use std::path::Path;
+
+use curio_record::RunRecord;
+use curio_subjects::Subject;
+
+/// A config file for the testbed's members' area, logging in as ann with the password
+/// from the environment; `deny` is the `[deny]` table's `text`.
+fn members_config(dir: &Path, base: &str, deny: &str) -> String {
+    let file = dir.join("curio.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r##"url = "{base}/t/members"
+seed = 4
+
+[budget]
+max-actions = 30
+
+[deny]
+text = [{deny}]
+
+[login]
+steps = [
+  {{ goto = "/t/login" }},
+  {{ fill = "#user", value = "ann" }},
+  {{ fill = "#password", value-env = "CURIO_TEST_MEMBER_PASSWORD" }},
+  {{ click = "#signin" }},
+]
+check = "#whoami"
+"##
+        ),
+    )
+    .unwrap();
+    file.to_str().unwrap().to_string()
+}
+
+fn clicked_leave(record: &RunRecord) -> bool {
+    record
+        .steps
+        .iter()
+        .any(|s| s.step.locator.contains("Leave the club"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn login_steps_reach_pages_behind_the_login_and_the_deny_list_is_kept() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let base = testbed.base_url();
+    let base = base.trim_end_matches('/');
+    let dir = tempfile::tempdir().unwrap();
+    let config = members_config(dir.path(), base, r#""Leave the club""#);
+    let out = dir.path().join("out");
+    let (code, stdout, err) = run_with_env(
+        &[
+            "--config",
+            &config,
+            "explore",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[PASSWORD],
+    )
+    .await;
+    assert_eq!(code, 1, "{stdout}\n{err}");
+    let record = RunRecord::read_json(&out.join("record.json")).unwrap();
+    let archive = record
+        .findings
+        .iter()
+        .find(|f| f.message.contains("the archive failed to load"))
+        .unwrap_or_else(|| panic!("the members' archive was reached: {stdout}"));
+    assert_eq!(archive.reproduced, Some(true), "replays log in first");
+    assert!(!clicked_leave(&record), "{:?}", record.steps);
+    let recorded = record.meta.config.to_string();
+    assert!(recorded.contains("#password"), "{recorded}");
+    assert!(
+        !recorded.contains("s3cret"),
+        "the password is not recorded: {recorded}"
+    );
+
+    // `curio replay` logs in from the same file.
+    let (code, stdout, err) = run_with_env(
+        &["--config", &config, "replay", out.to_str().unwrap()],
+        &[PASSWORD],
+    )
+    .await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+
+    // Without "Leave the club" in the deny list, exploring does click it: the list is
+    // what kept the run away.
+    let config = members_config(dir.path(), base, "");
+    let out = dir.path().join("out-no-deny");
+    let (_, stdout, err) = run_with_env(
+        &[
+            "--config",
+            &config,
+            "explore",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[PASSWORD],
+    )
+    .await;
+    let record = RunRecord::read_json(&out.join("record.json"))
+        .unwrap_or_else(|e| panic!("{e}: {stdout}\n{err}"));
+    assert!(clicked_leave(&record), "{stdout}");
+    testbed.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_that_does_not_log_in_is_a_configuration_error() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("curio.toml");
+    std::fs::write(
+        &file,
+        r##"[login]
+steps = [{ goto = "/t/login" }, { fill = "#user", value = "ann" }, { fill = "#password", value = "wrong" }, { click = "#signin" }]
+check = "#whoami"
+"##,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (code, _, err) = run(&[
+        "--config",
+        file.to_str().unwrap(),
+        "explore",
+        &testbed.url("/t/members"),
+        "--out",
+        out.to_str().unwrap(),
+        "--max-actions",
+        "3",
+    ])
+    .await;
+    testbed.shutdown().await;
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cannot log in") && err.contains("#whoami"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flags_win_over_the_file_which_fills_in_the_rest() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("from-file");
+    let file = dir.path().join("settings.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r#"url = "{}"
+seed = 42
+out = "{}"
+
+[budget]
+max-actions = 2
+
+[explore]
+strategy = "random"
+verify = false
+"#,
+            testbed.url("/t/ok"),
+            out.display()
+        ),
+    )
+    .unwrap();
+    let (code, stdout, err) = run(&[
+        "--config",
+        file.to_str().unwrap(),
+        "explore",
+        "--strategy",
+        "webexplor",
+    ])
+    .await;
+    testbed.shutdown().await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let record = RunRecord::read_json(&out.join("record.json")).unwrap();
+    assert_eq!(record.meta.strategy, "webexplor", "the flag wins");
+    assert_eq!(record.meta.seed, 42, "the file fills in");
+    assert_eq!(record.meta.config["verify_findings"], false);
+    assert!(record.summary.unwrap().stats.actions <= 2);
+}
+
+#[tokio::test]
+async fn unknown_keys_are_usage_errors_that_name_key_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("curio.toml");
+    std::fs::write(
+        &file,
+        "url = \"http://127.0.0.1:9/\"\n[deny]\ntexts = [\"Archive\"]\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["--config", file.to_str().unwrap(), "explore"]).await;
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 3") && err.contains("texts"), "{err}");
+    assert!(err.contains(file.to_str().unwrap()), "{err}");
+
+    let missing = dir.path().join("missing.toml");
+    let (code, _, err) = run(&["--config", missing.to_str().unwrap(), "explore"]).await;
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("missing.toml"), "{err}");
+}
+
+#[tokio::test]
+async fn init_writes_a_starter_file_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("curio.toml");
+    let path = file.to_str().unwrap();
+    let (code, stdout, err) = run(&["init", path]).await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("[login]") && text.contains("[deny]"),
+        "{text}"
+    );
+    let (code, _, err) = run(&["init", path]).await;
+    assert_eq!(code, 2);
+    assert!(err.contains("--force"), "{err}");
+    let (code, _, _) = run(&["init", path, "--force"]).await;
+    assert_eq!(code, 0);
+}
