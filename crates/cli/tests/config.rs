@@ -50,14 +50,16 @@ fn clicked_leave(record: &RunRecord) -> bool {
         .any(|s| s.step.locator.contains("Leave the club"))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn login_steps_reach_pages_behind_the_login_and_the_deny_list_is_kept() {
-    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
-    let base = testbed.base_url();
-    let base = base.trim_end_matches('/');
-    let dir = tempfile::tempdir().unwrap();
-    let config = members_config(dir.path(), base, r#""Leave the club""#);
-    let out = dir.path().join("out");
+/// `curio explore` of the members' area with `deny` as the deny list; the exit code,
+/// the record (if one was written), and what it printed.
+async fn explore_members(
+    dir: &Path,
+    base: &str,
+    deny: &str,
+    out: &str,
+) -> (i32, Option<RunRecord>, String) {
+    let config = members_config(dir, base, deny);
+    let out = dir.join(out);
     let (code, stdout, err) = run_with_env(
         &[
             "--config",
@@ -69,13 +71,25 @@ async fn login_steps_reach_pages_behind_the_login_and_the_deny_list_is_kept() {
         &[PASSWORD],
     )
     .await;
-    assert_eq!(code, 1, "{stdout}\n{err}");
-    let record = RunRecord::read_json(&out.join("record.json")).unwrap();
+    let record = RunRecord::read_json(&out.join("record.json")).ok();
+    (code, record, format!("{stdout}\n{err}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn login_steps_reach_pages_behind_the_login_and_the_deny_list_is_kept() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let base = testbed.base_url();
+    let base = base.trim_end_matches('/');
+    let dir = tempfile::tempdir().unwrap();
+    let (code, record, printed) =
+        explore_members(dir.path(), base, r#""Leave the club""#, "out").await;
+    assert_eq!(code, 1, "{printed}");
+    let record = record.unwrap();
     let archive = record
         .findings
         .iter()
         .find(|f| f.message.contains("the archive failed to load"))
-        .unwrap_or_else(|| panic!("the members' archive was reached: {stdout}"));
+        .unwrap_or_else(|| panic!("the members' archive was reached: {printed}"));
     assert_eq!(archive.reproduced, Some(true), "replays log in first");
     assert!(!clicked_leave(&record), "{:?}", record.steps);
     let recorded = record.meta.config.to_string();
@@ -86,8 +100,15 @@ async fn login_steps_reach_pages_behind_the_login_and_the_deny_list_is_kept() {
     );
 
     // `curio replay` logs in from the same file.
+    let config = dir.path().join("curio.toml");
+    let out = dir.path().join("out");
     let (code, stdout, err) = run_with_env(
-        &["--config", &config, "replay", out.to_str().unwrap()],
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "replay",
+            out.to_str().unwrap(),
+        ],
         &[PASSWORD],
     )
     .await;
@@ -95,22 +116,8 @@ async fn login_steps_reach_pages_behind_the_login_and_the_deny_list_is_kept() {
 
     // Without "Leave the club" in the deny list, exploring does click it: the list is
     // what kept the run away.
-    let config = members_config(dir.path(), base, "");
-    let out = dir.path().join("out-no-deny");
-    let (_, stdout, err) = run_with_env(
-        &[
-            "--config",
-            &config,
-            "explore",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        &[PASSWORD],
-    )
-    .await;
-    let record = RunRecord::read_json(&out.join("record.json"))
-        .unwrap_or_else(|e| panic!("{e}: {stdout}\n{err}"));
-    assert!(clicked_leave(&record), "{stdout}");
+    let (_, record, printed) = explore_members(dir.path(), base, "", "out-no-deny").await;
+    assert!(clicked_leave(&record.expect(&printed)), "{printed}");
     testbed.shutdown().await;
 }
 
