@@ -412,7 +412,6 @@ pub(crate) fn selenium(url: &str, form: &FormResult) -> String {
     out
 }
 
-/// A file name for a form: its index and title, lowercase, dashes.
 /// The files of a form's tests under the tests directory: Playwright Test, then pytest.
 pub(crate) fn test_files(form: &FormResult) -> [String; 2] {
     let slug = slug(form);
@@ -422,6 +421,7 @@ pub(crate) fn test_files(form: &FormResult) -> [String; 2] {
     ]
 }
 
+/// A file name for a form: its index and title, lowercase, dashes.
 fn slug(form: &FormResult) -> String {
     let mut s = String::new();
     for c in form.title.to_lowercase().chars() {
