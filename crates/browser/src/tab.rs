@@ -451,6 +451,20 @@ impl Tab {
         Ok(pairs)
     }
 
+    /// Sets cookies in the tab's browser context, as a saved session has them: each a
+    /// CDP `Network.CookieParam` (`name`, `value`, `domain` or `url`, `path`, `expires`,
+    /// `httpOnly`, `secure`, `sameSite`).
+    pub async fn set_cookies(&self, cookies: &[Value]) -> Result<(), BrowserError> {
+        cdp::call(
+            &self.page,
+            "Network.setCookies",
+            json!({ "cookies": cookies }),
+            self.timeouts.command,
+        )
+        .await?;
+        Ok(())
+    }
+
     /// Evaluates a JavaScript expression in the main frame and returns its value.
     pub async fn evaluate(&self, expression: &str) -> Result<Value, BrowserError> {
         let v = cdp::call(

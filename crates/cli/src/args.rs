@@ -84,6 +84,20 @@ pub(crate) enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Write tests from a saved run: one per finding (failing while the failure still
+    /// happens) and one per form answer (Form Submission State).
+    Export {
+        /// The run's record.json, or the output directory that holds it.
+        #[arg(value_name = "RECORD")]
+        record: PathBuf,
+        /// The test framework: playwright (Playwright Test, TypeScript) or selenium
+        /// (pytest + Selenium, Python).
+        #[arg(long, value_name = "NAME", default_value = "playwright", value_parser = ["playwright", "selenium"])]
+        format: String,
+        /// Where to write them (in a playwright/ or selenium/ folder).
+        #[arg(long, value_name = "DIR", default_value = "curio-tests")]
+        out: PathBuf,
+    },
     /// Render reports of a saved run again: HTML, JUnit XML, JSON.
     #[command(
         after_help = "Exit codes: 0 reports written, 2 usage error (no report asked for, unreadable record), 3 a report could not be written."

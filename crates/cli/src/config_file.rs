@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 use curio_record::{Step, StepKind};
-use curio_runner::{Login, PageFilter};
+use curio_runner::{Login, PageFilter, SavedSession};
 use regex::Regex;
 use serde::Deserialize;
 use url::Url;
@@ -23,6 +23,9 @@ pub(crate) const DEFAULT_FILE: &str = "curio.toml";
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct ConfigFile {
+    /// The folder of the file, which relative paths in it start from.
+    #[serde(skip)]
+    pub dir: Option<PathBuf>,
     /// Start URL of `curio explore`, page of `curio forms`.
     pub url: Option<String>,
     pub seed: Option<u64>,
@@ -100,6 +103,9 @@ pub(crate) struct LoginKeys {
     pub steps: Vec<LoginStep>,
     /// A selector that matches on every page while logged in.
     pub check: Option<String>,
+    /// A Playwright `storageState` file (cookies, local storage) of a logged-in browser,
+    /// put in place before the steps; relative to the config file's folder.
+    pub storage_state: Option<PathBuf>,
 }
 
 /// One login step: exactly one of `goto`, `click`, `fill`, `select`, `check`; `fill`
@@ -171,8 +177,9 @@ impl ConfigFile {
         let text = std::fs::read_to_string(&path).map_err(|e| {
             Failure::Usage(format!("cannot read config file {}: {e}", path.display()))
         })?;
-        let file = ConfigFile::parse(&text)
+        let mut file = ConfigFile::parse(&text)
             .map_err(|e| Failure::Usage(format!("invalid config file {}: {e}", path.display())))?;
+        file.dir = path.parent().map(Path::to_path_buf);
         Ok((file, Some(path)))
     }
 
@@ -350,8 +357,12 @@ impl ConfigFile {
             exclude: patterns("scope.exclude", &self.scope.exclude)?,
         };
         let login = match &self.login {
-            Some(login) if !login.steps.is_empty() || login.check.is_some() => {
-                Some(login_steps(login, start)?)
+            Some(login)
+                if !login.steps.is_empty()
+                    || login.check.is_some()
+                    || login.storage_state.is_some() =>
+            {
+                Some(login_steps(login, start, self.dir.as_deref())?)
             }
             _ => None,
         };
@@ -367,7 +378,27 @@ impl ConfigFile {
     }
 }
 
-fn login_steps(keys: &LoginKeys, start: &Url) -> Result<Login, Failure> {
+fn login_steps(keys: &LoginKeys, start: &Url, dir: Option<&Path>) -> Result<Login, Failure> {
+    let session = match &keys.storage_state {
+        Some(file) => {
+            let path = match dir {
+                Some(dir) if file.is_relative() => dir.join(file),
+                _ => file.clone(),
+            };
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                key_err(
+                    "login.storage-state",
+                    &path.display().to_string(),
+                    &e.to_string(),
+                )
+            })?;
+            Some(
+                SavedSession::from_playwright(&path, &text)
+                    .map_err(|e| key_err("login.storage-state", &path.display().to_string(), &e))?,
+            )
+        }
+        None => None,
+    };
     let mut steps = Vec::new();
     for (i, s) in keys.steps.iter().enumerate() {
         let key = format!("login.steps[{}]", i + 1);
@@ -445,6 +476,7 @@ fn login_steps(keys: &LoginKeys, start: &Url) -> Result<Login, Failure> {
         ));
     }
     Ok(Login {
+        session,
         steps,
         check: keys.check.clone(),
     })

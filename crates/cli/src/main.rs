@@ -143,6 +143,28 @@ async fn run(cli: Cli, matches: ArgMatches) -> Result<ExitCode, Failure> {
             replay(&record, &findings, &browser, &file).await
         }
         Command::Init { .. } => unreachable!("handled above"),
+        Command::Export {
+            record,
+            format,
+            out,
+        } => {
+            let file = record_file(&record);
+            let run = RunRecord::read_json(&file).map_err(|e| Failure::Usage(e.to_string()))?;
+            let format = curio_report::TestFormat::from_name(&format)
+                .ok_or_else(|| Failure::Usage(format!("unknown test format '{format}'")))?;
+            let written = curio_report::write_tests(&run, format, &out)
+                .map_err(|e| Failure::Infra(e.to_string()))?;
+            if written.is_empty() {
+                println!(
+                    "{} has no findings and no form answers to test.",
+                    file.display()
+                );
+            }
+            for path in written {
+                println!("Wrote {}", path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Report {
             record,
             mut reports,

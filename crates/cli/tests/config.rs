@@ -234,3 +234,56 @@ async fn init_writes_a_starter_file_once() {
     let (code, _, _) = run(&["init", path, "--force"]).await;
     assert_eq!(code, 0);
 }
+
+/// A saved session (Playwright's storageState file) logs in without any step.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_session_logs_in() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("state.json"),
+        r#"{"cookies": [{"name": "member", "value": "ann", "domain": "127.0.0.1", "path": "/",
+            "expires": -1, "httpOnly": true, "secure": false, "sameSite": "Lax"}],
+            "origins": []}"#,
+    )
+    .unwrap();
+    let file = dir.path().join("curio.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r##"url = "{}"
+seed = 2
+
+[budget]
+max-actions = 20
+
+[deny]
+text = ["Leave the club"]
+
+[login]
+storage-state = "state.json"
+check = "#whoami"
+"##,
+            testbed.url("/t/members")
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (code, stdout, err) = run(&[
+        "--config",
+        file.to_str().unwrap(),
+        "explore",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .await;
+    testbed.shutdown().await;
+    assert_eq!(code, 1, "{stdout}\n{err}");
+    let record = RunRecord::read_json(&out.join("record.json")).unwrap();
+    let archive = record
+        .findings
+        .iter()
+        .find(|f| f.message.contains("the archive failed to load"))
+        .unwrap_or_else(|| panic!("the members' archive was reached: {stdout}"));
+    assert_eq!(archive.reproduced, Some(true), "{stdout}");
+}

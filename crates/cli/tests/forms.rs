@@ -139,43 +139,10 @@ async fn the_minilm_embedder_is_used_when_installed_and_its_absence_is_said() {
     testbed.shutdown().await;
 }
 
-/// Runs the Playwright tests `curio forms` exported into `out` with Playwright Test
-/// (installed by scripts/test from e2e/playwright/package.json) and Debian's Chromium;
-/// all `expected` must pass.
+/// Runs the Playwright tests `curio forms` exported into `out`; all `expected` must pass.
 async fn playwright_passes(out: &Path, expected: usize) {
-    let pw = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../e2e/playwright");
-    assert!(
-        pw.join("node_modules/@playwright/test").is_dir(),
-        "Playwright Test is missing: run scripts/test (or npm ci --prefix e2e/playwright)"
-    );
-    let specs = tempfile::Builder::new()
-        .prefix("run-")
-        .tempdir_in(&pw)
-        .unwrap();
-    let mut copied = 0;
-    for entry in std::fs::read_dir(out.join("tests/playwright")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, specs.path().join(path.file_name().unwrap())).unwrap();
-        copied += 1;
-    }
-    assert_eq!(copied, 1);
-    let chrome = which_chromium();
-    let result = Command::new("npx")
-        .args(["playwright", "test"])
-        .current_dir(&pw)
-        .env("CURIO_TESTS", specs.path().file_name().unwrap())
-        .env("CURIO_CHROME", chrome)
-        .stdin(Stdio::null())
-        .kill_on_drop(true)
-        .output()
-        .await
-        .expect("run npx playwright test");
-    let report = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&result.stdout),
-        String::from_utf8_lossy(&result.stderr)
-    );
-    assert!(result.status.success(), "{report}");
+    let (passed, report) = common::run_playwright(&out.join("tests/playwright"), 1).await;
+    assert!(passed, "{report}");
     assert!(report.contains(&format!("{expected} passed")), "{report}");
 }
 
@@ -213,20 +180,4 @@ async fn every_answer_of_a_gallery_form_is_provoked_and_pinned_down() {
     every_replay_reproduced(form);
     playwright_passes(out.path(), form["tests"].as_array().expect("tests").len()).await;
     gallery.shutdown().await;
-}
-
-/// The Chromium the suite uses: CURIO_CHROME, else the first on PATH.
-fn which_chromium() -> String {
-    if let Ok(c) = std::env::var("CURIO_CHROME") {
-        return c;
-    }
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        for dir in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
-            let p = dir.join(name);
-            if p.is_file() {
-                return p.to_string_lossy().into_owned();
-            }
-        }
-    }
-    "/usr/bin/chromium".into()
 }

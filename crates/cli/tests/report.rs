@@ -278,3 +278,57 @@ async fn form_reports_show_rules_states_and_tests() {
         assert!(text.contains(message.as_str()), "{message} in {text}");
     }
 }
+
+/// `curio export` writes a test per finding from a saved run: Playwright Test runs the
+/// finding's steps and the test fails while the app still fails that way; the pytest
+/// file is valid Python.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exported_finding_tests_fail_while_the_bug_is_there() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("run");
+    let (code, stdout, err) = run(&[
+        "explore",
+        &testbed.url("/t/console"),
+        "--out",
+        run_dir.to_str().unwrap(),
+        "--max-actions",
+        "3",
+        "--seed",
+        "1",
+    ])
+    .await;
+    assert_eq!(code, 1, "{stdout}\n{err}");
+    let tests = dir.path().join("tests");
+    for format in ["playwright", "selenium"] {
+        let (code, stdout, err) = run(&[
+            "export",
+            run_dir.to_str().unwrap(),
+            "--format",
+            format,
+            "--out",
+            tests.to_str().unwrap(),
+        ])
+        .await;
+        assert_eq!(code, 0, "{stdout}\n{err}");
+    }
+    let python = tests.join("selenium/test_findings.py");
+    let compiled = std::process::Command::new("python3")
+        .args(["-m", "py_compile"])
+        .arg(&python)
+        .output()
+        .unwrap();
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+    let (passed, report) = common::run_playwright(&tests.join("playwright"), 1).await;
+    testbed.shutdown().await;
+    assert!(!passed, "the bug is still there: {report}");
+    assert!(report.contains("1 failed"), "{report}");
+    assert!(report.contains("testbed console error"), "{report}");
+
+    let (code, _, err) = run(&["export", run_dir.to_str().unwrap(), "--format", "cypress"]).await;
+    assert_eq!(code, 2, "{err}");
+}

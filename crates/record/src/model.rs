@@ -346,6 +346,80 @@ pub struct FssRecord {
     pub replays: u32,
     /// Replays that reached the same answer.
     pub reproduced: u32,
+    /// The test that pins this answer down, in terms any test framework can render.
+    #[serde(default)]
+    pub script: Option<TestScript>,
+}
+
+/// How a test finds an element, the most stable way first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Locate {
+    /// By the text of its label (unique in the form).
+    Label(String),
+    /// By ARIA role and accessible name.
+    Role {
+        role: String,
+        name: String,
+    },
+    Css(String),
+    Placeholder(String),
+}
+
+/// One action of a test.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestStep {
+    /// Clear the field and type the text.
+    Fill {
+        at: Locate,
+        value: String,
+    },
+    /// Choose the option with this value.
+    Select {
+        at: Locate,
+        value: String,
+    },
+    /// Choose the radio button of group `name` with this value.
+    Radio {
+        name: String,
+        value: String,
+    },
+    /// Tick (true) or untick (false) a checkbox.
+    Check {
+        at: Locate,
+        on: bool,
+    },
+    Click {
+        at: Locate,
+    },
+}
+
+/// What a test expects to see once its steps are done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expectation {
+    /// The page is at this URL.
+    Url(String),
+    /// The field's browser validation message.
+    Validation { at: Locate, text: String },
+    /// A JavaScript dialog with this message.
+    Dialog(String),
+    /// A text that appears in the page, perhaps briefly.
+    Toast(String),
+    /// A text visible in the page.
+    Text(String),
+}
+
+/// A test, independent of any framework: open `url`, take the steps, check the
+/// expectations. `curio-report` writes it as Playwright Test or pytest + Selenium.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestScript {
+    /// The test's name (`state 2: Sign up is refused (email)`).
+    pub name: String,
+    pub url: String,
+    pub steps: Vec<TestStep>,
+    pub expect: Vec<Expectation>,
 }
 
 /// A whole run, as exported to `record.json`.

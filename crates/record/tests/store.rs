@@ -7,10 +7,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use curio_record::{
-    ConstraintRecord, Coverage, Finding, FindingId, FormFieldRecord, FormRecord, FssRecord,
-    Observation, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord, RunStats, RunSummary,
-    SCHEMA_VERSION, ScriptCoverage, SourceLocation, StateRecord, Step, StepKind, StepRecord, Store,
-    StoreError, TransitionRecord,
+    ConstraintRecord, Coverage, Expectation, Finding, FindingId, FormFieldRecord, FormRecord,
+    FssRecord, Locate, Observation, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord,
+    RunStats, RunSummary, SCHEMA_VERSION, ScriptCoverage, SourceLocation, StateRecord, Step,
+    StepKind, StepRecord, Store, StoreError, TestScript, TestStep, TransitionRecord,
 };
 use serde_json::json;
 
@@ -285,6 +285,26 @@ fn form() -> FormRecord {
             tests: vec!["tests/playwright/form-0.spec.ts".to_owned()],
             replays: 2,
             reproduced: 2,
+            script: Some(TestScript {
+                name: "state 1: Sign up is refused (email)".to_owned(),
+                url: "http://127.0.0.1:8080/signup".to_owned(),
+                steps: vec![
+                    TestStep::Fill {
+                        at: Locate::Label("Email".to_owned()),
+                        value: String::new(),
+                    },
+                    TestStep::Click {
+                        at: Locate::Role {
+                            role: "button".to_owned(),
+                            name: "Sign up".to_owned(),
+                        },
+                    },
+                ],
+                expect: vec![Expectation::Validation {
+                    at: Locate::Label("Email".to_owned()),
+                    text: "Please fill in this field.".to_owned(),
+                }],
+            }),
         }],
         submissions: 4,
         reached: true,

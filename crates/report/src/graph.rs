@@ -197,7 +197,12 @@ mod tests {
         assert!(!svg.contains("<script"), "{svg}");
         assert!(!svg.contains("<img"), "{svg}");
         assert!(svg.contains("&lt;script&gt;"), "{svg}");
-        assert!(svg.contains(r#"href="screenshots/state-0.png""#), "{svg}");
+        // Attribute values are escaped too (`/` as `&#x2f;`), which browsers decode.
+        let decoded = svg.replace("&#x2f;", "/");
+        assert!(
+            decoded.contains(r#"href="screenshots/state-0.png""#),
+            "{svg}"
+        );
         assert!(svg.contains(r##"href="#state-1""##), "{svg}");
         assert!(svg.contains("outside the app"), "{svg}");
     }

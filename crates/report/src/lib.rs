@@ -1,12 +1,14 @@
 //! Reports of a saved run, rendered from its [`RunRecord`] alone, so that every report can
 //! be made again later (`curio report`): a self-contained HTML folder that opens from
-//! disk, JUnit XML for CI, and the JSON record.
+//! disk, JUnit XML for CI, the JSON record, and tests (Playwright Test, pytest +
+//! Selenium) for its findings and its forms' answers (`curio export`).
 //!
 //! Everything the app under test wrote (messages, URLs, labels, values) reaches the HTML
 //! and XML escaped by the template engine, and the HTML forbids scripts outright, so a
 //! report never runs the app's content.
 
 mod chart;
+mod export;
 mod graph;
 mod html;
 mod junit;
@@ -15,6 +17,7 @@ mod view;
 use std::io;
 use std::path::{Path, PathBuf};
 
+pub use export::{TestFormat, form_test_files, write_tests};
 pub use html::write_html;
 pub use junit::{junit_xml, write_junit};
 

@@ -676,6 +676,20 @@ impl Explorer {
         }
         match self.look().await {
             Ok((current, _)) => {
+                if let Some(login) = &self.config.login
+                    && !login.logged_in(&current.snapshot)
+                {
+                    let source = LoginError::NotLoggedIn {
+                        check: login.check.clone().unwrap_or_default(),
+                        url: current.page.url.clone(),
+                    };
+                    self.failures += 1;
+                    if self.episode == 0 || self.failures >= MAX_CONSECUTIVE_FAILURES {
+                        return Err(RunError::Login { url, source });
+                    }
+                    self.need_reset = true;
+                    return Ok(());
+                }
                 if self.start_state.is_none() {
                     self.start_state = Some(current.state);
                 }

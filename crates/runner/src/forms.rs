@@ -28,6 +28,7 @@ use serde::Serialize;
 use crate::explore::{RunError, today};
 use crate::forms_export;
 use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
+use curio_report::{TestFormat, form_test_files, write_tests};
 
 /// How `curio forms` runs.
 #[derive(Debug, Clone)]
@@ -245,7 +246,6 @@ pub async fn test_forms(
         json: config.out_dir.join("forms.json"),
         record: RunRecord::default(),
     };
-    forms_export::write_tests(&config.out_dir.join("tests"), &outcome)?;
     for form in &outcome.forms {
         store.add_form(run_id, &form_record(&config.url, form))?;
     }
@@ -266,6 +266,13 @@ pub async fn test_forms(
     outcome
         .record
         .write_json(&config.out_dir.join("record.json"))?;
+    let tests = config.out_dir.join("tests");
+    for format in TestFormat::ALL {
+        write_tests(&outcome.record, format, &tests).map_err(|e| RunError::Output {
+            path: tests.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+    }
     let text = serde_json::to_string_pretty(&outcome).unwrap_or_default();
     std::fs::write(&outcome.json, text).map_err(|source| RunError::Output {
         path: outcome.json.clone(),
@@ -287,8 +294,7 @@ fn form_record(url: &str, form: &FormResult) -> FormRecord {
             .and_then(|i| form.refs.get(i).cloned())
             .unwrap_or_default()
     };
-    let files = forms_export::test_files(form).map(|f| format!("tests/{f}"));
-    FormRecord {
+    let mut record = FormRecord {
         page_url: url.to_string(),
         index: form.index as u32,
         title: form.title.clone(),
@@ -328,6 +334,7 @@ fn form_record(url: &str, form: &FormResult) -> FormRecord {
             .map(|(n, fss)| {
                 let test = form.tests.iter().find(|t| t.fss == n);
                 FssRecord {
+                    script: test.map(|t| forms_export::script(url, form, t)),
                     outcome: format!("{:?}", fss.outcome).to_lowercase(),
                     signature: fss.signature.clone(),
                     messages: fss
@@ -342,7 +349,7 @@ fn form_record(url: &str, form: &FormResult) -> FormRecord {
                         .map(|(i, v)| (name_of(Some(i)), v.as_string()))
                         .collect(),
                     purpose: describe(&fss.purpose, &names),
-                    tests: test.map_or_else(Vec::new, |_| files.to_vec()),
+                    tests: Vec::new(),
                     replays: test.map_or(0, |t| t.replays),
                     reproduced: test.map_or(0, |t| t.reproduced),
                 }
@@ -352,7 +359,14 @@ fn form_record(url: &str, form: &FormResult) -> FormRecord {
         reached: report.reached,
         problems: form.problems.clone(),
         seconds: form.seconds,
+    };
+    let files = form_test_files(&record).map(|f| format!("tests/{f}"));
+    for fss in &mut record.fss {
+        if fss.script.is_some() {
+            fss.tests = files.to_vec();
+        }
     }
+    record
 }
 
 /// The model at `config`, checked: `None`, with a note saying why, when it cannot be
