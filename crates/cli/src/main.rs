@@ -95,6 +95,10 @@ async fn run(cli: Cli, matches: ArgMatches) -> Result<ExitCode, Failure> {
                 .map_err(|e| Failure::Infra(format!("failed to start the demo app: {e}")))?;
             println!("Demo shop running at {}", subject.base_url());
             run.seed.get_or_insert(1);
+            // The demo always shows its report.
+            if reports.report_html.is_none() {
+                reports.report_html = Some(run.out.join("report"));
+            }
             let demo_url = subject.base_url();
             let extras = file.extras(&start_url(&demo_url)?)?;
             let config = run_config(&demo_url, &run, &browser, Duration::from_secs(90), extras)?;
@@ -119,7 +123,8 @@ async fn run(cli: Cli, matches: ArgMatches) -> Result<ExitCode, Failure> {
             file.apply_forms(&mut forms, &m);
             file.apply_browser(&mut browser, &m)?;
             file.apply_reports(&mut reports, &m);
-            let config = forms_config(&url, &forms, &browser)?;
+            let extras = file.extras(&start_url(&url)?)?;
+            let config = forms_config(&url, &forms, &browser, extras.inputs.as_deref())?;
             let run_dir = config.out_dir.clone();
             let quiet = std::env::var_os("CI").is_some();
             let mut on_event = |e: FormsEvent| print_forms_event(&e, quiet);

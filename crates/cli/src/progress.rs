@@ -31,7 +31,11 @@ pub(crate) async fn explore(config: RunConfig) -> Result<RunOutcome, Failure> {
     let mut on_event = |event: RunEvent| match event {
         RunEvent::Started { browser, .. } => bar.set_message(format!("started {browser}")),
         RunEvent::Step { url, .. } => bar.set_message(format!("{counts} · {url}")),
-        RunEvent::Progress { point, actions } => {
+        RunEvent::Progress {
+            point,
+            actions,
+            forms,
+        } => {
             let elapsed = Duration::from_millis(point.elapsed_ms);
             let minutes = elapsed.as_secs_f64() / 60.0;
             let per_minute = if minutes > 0.0 {
@@ -41,7 +45,7 @@ pub(crate) async fn explore(config: RunConfig) -> Result<RunOutcome, Failure> {
             };
             let left = budget.saturating_sub(elapsed).as_secs();
             counts = format!(
-                "{} states · {per_minute:.0} actions/min · {} findings · {}% JS blocks · {}m{:02}s left",
+                "{} states · {per_minute:.0} actions/min · {} findings · {forms} forms studied · {}% JS blocks · {}m{:02}s left",
                 point.states,
                 point.findings,
                 percent(point.covered_blocks, point.total_blocks),

@@ -122,8 +122,7 @@ pub(crate) fn run_config(
         ActionGuard::with_defaults(&run.deny, &run.deny_selectors)
     };
     let dictionary = match (&run.inputs, &extras.inputs) {
-        (None, Some(json)) => Dictionary::from_json(json)
-            .map_err(|e| Failure::Usage(format!("invalid [inputs] in the config file: {e}")))?,
+        (None, Some(json)) => config_inputs(json)?,
         (path, _) => dictionary(path.as_deref())?,
     };
     let url_normalization = UrlNormalization {
@@ -184,6 +183,12 @@ fn browser_config(browser: &BrowserArgs, scope: Scope) -> curio_browser::Browser
         .scope(scope)
 }
 
+/// The input values of the config file's `[inputs]` table (as JSON).
+fn config_inputs(json: &str) -> Result<Dictionary, Failure> {
+    Dictionary::from_json(json)
+        .map_err(|e| Failure::Usage(format!("invalid [inputs] in the config file: {e}")))
+}
+
 /// The input values of an `--inputs` file; none without one.
 fn dictionary(path: Option<&Path>) -> Result<Dictionary, Failure> {
     let Some(path) = path else {
@@ -201,6 +206,7 @@ pub(crate) fn forms_config(
     raw_url: &str,
     forms: &FormsArgs,
     browser: &BrowserArgs,
+    inputs_json: Option<&str>,
 ) -> Result<FormsConfig, Failure> {
     let url = start_url(raw_url)?;
     check_browser_ws(browser)?;
@@ -219,7 +225,10 @@ pub(crate) fn forms_config(
         url: url.to_string(),
         browser: browser_config,
         seed: forms.seed,
-        dictionary: dictionary(forms.inputs.as_deref())?,
+        dictionary: match (&forms.inputs, inputs_json) {
+            (None, Some(json)) => config_inputs(json)?,
+            (path, _) => dictionary(path.as_deref())?,
+        },
         session,
         replays: forms.replays,
         only: forms.only.iter().map(|n| *n as usize - 1).collect(),

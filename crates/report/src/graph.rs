@@ -16,14 +16,35 @@ use layout::topo::layout::VisualGraph;
 use crate::view::clean;
 
 /// States drawn at most; a longer run's graph shows its first states (the list below the
-/// graph has them all).
-pub(crate) const MAX_STATES: usize = 80;
+/// graph has them all). layout-rs's time grows fast with the graph: 100 states and 200
+/// arrows take seconds, 500 and 1,000 minutes.
+pub(crate) const MAX_STATES: usize = 60;
+
+/// Arrows drawn at most (those between the earliest states first).
+const MAX_ARROWS: usize = 150;
+
+/// Above this many boxes and arrows, layout-rs's crossing reduction is skipped: it is
+/// what takes the time.
+const OPTIMISE_UP_TO: usize = 120;
+
+/// How long the layout may take before the report goes without the graph.
+const LAYOUT_TIME: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Longest move label on an arrow, in characters.
 const MAX_LABEL: usize = 36;
 
-/// The graph as an SVG element to inline in HTML; empty when the run has no states.
+/// The graph as an SVG element to inline in HTML; empty when the run has no states or
+/// its layout takes too long (it runs on its own thread, left behind if so).
 pub(crate) fn state_graph(record: &RunRecord) -> String {
+    let record = record.clone();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(layout(&record));
+    });
+    receive.recv_timeout(LAYOUT_TIME).unwrap_or_default()
+}
+
+fn layout(record: &RunRecord) -> String {
     let shown: Vec<&StateRecord> = record.states.iter().take(MAX_STATES).collect();
     if shown.is_empty() {
         return String::new(); // layout-rs cannot lay out an empty graph
@@ -54,7 +75,8 @@ pub(crate) fn state_graph(record: &RunRecord) -> String {
         let outside = add_box(&mut graph, dir, "outside the app", "state-node-outside");
         handles.insert(None, outside);
     }
-    for (i, ((from, to), (action, n))) in pairs.iter().enumerate() {
+    let arrows = pairs.len().min(MAX_ARROWS);
+    for (i, ((from, to), (action, n))) in pairs.iter().take(MAX_ARROWS).enumerate() {
         let mut label = shorten(action);
         if *n > 1 {
             let _ = write!(label, " (+{} more)", n - 1);
@@ -63,7 +85,8 @@ pub(crate) fn state_graph(record: &RunRecord) -> String {
         graph.add_edge(arrow, handles[&Some(*from)], handles[to]);
     }
     let mut svg = SVGWriter::new();
-    graph.do_it(false, false, false, &mut svg);
+    let optimise = shown.len() + arrows <= OPTIMISE_UP_TO;
+    graph.do_it(false, !optimise, false, &mut svg);
     let mut out = svg.finalize();
     // Links over the boxes, placed once the layout is final: to the state's screenshot,
     // else to its row in the list of states.
@@ -205,6 +228,27 @@ mod tests {
         );
         assert!(svg.contains(r##"href="#state-1""##), "{svg}");
         assert!(svg.contains("outside the app"), "{svg}");
+    }
+
+    #[test]
+    fn a_long_run_still_gets_its_graph() {
+        let states = (0..200)
+            .map(|i| state(i, &format!("http://127.0.0.1/page/{i}"), None))
+            .collect();
+        // Every state leads to five others: far more arrows than are drawn.
+        let transitions = (0..200u32)
+            .flat_map(|i| {
+                (1..=5).map(move |k| TransitionRecord {
+                    from: i,
+                    to: Some((i * 7 + k * 13) % 200),
+                    action: format!("click link \"{k}\""),
+                    count: 1,
+                })
+            })
+            .collect();
+        let svg = state_graph(&record(states, transitions));
+        assert!(svg.starts_with("<svg"), "laid out in time");
+        assert_eq!(svg.matches("class=\"state-link\"").count(), MAX_STATES);
     }
 
     #[test]

@@ -61,6 +61,8 @@ pub enum RunEvent {
     Progress {
         point: ProgressPoint,
         actions: u32,
+        /// Forms studied by a form-testing session so far (`form-sessions`).
+        forms: u32,
     },
     Finished {
         summary: RunSummary,
@@ -960,6 +962,7 @@ impl Explorer {
         on_event(RunEvent::Progress {
             point,
             actions: self.actions,
+            forms: self.solved.len() as u32,
         });
         Ok(())
     }
