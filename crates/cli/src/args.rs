@@ -239,19 +239,15 @@ pub(crate) struct FormsArgs {
     #[arg(long, value_name = "PART", value_parser = clap::builder::PossibleValuesParser::new(FORM_PARTS))]
     pub disable: Vec<String>,
     /// How the form's relation graph compares texts: `lexical` (words and character
-    /// n-grams) or `minilm` (the all-MiniLM-L6-v2 sentence model, installed by
-    /// scripts/fetch-minilm; without it, Curio says so and uses `lexical`).
-    #[arg(long, value_name = "NAME", default_value = "lexical", value_parser = ["lexical", "minilm"])]
+    /// n-grams), `minilm` (the all-MiniLM-L6-v2 sentence model, installed by
+    /// scripts/fetch-minilm) or `llm` (the --llm-embed-model of --llm-url); without the
+    /// model, Curio says so and uses `lexical`.
+    #[arg(long, value_name = "NAME", default_value = "lexical", value_parser = ["lexical", "minilm", "llm"])]
     pub embedder: String,
     /// An OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio) to ask for
     /// each field's constraints besides the built-in rules, e.g.
     /// http://127.0.0.1:11434/v1; its key, if it needs one, in CURIO_LLM_API_KEY.
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "CURIO_LLM_URL",
-        requires = "llm_model"
-    )]
+    #[arg(long, value_name = "URL", env = "CURIO_LLM_URL")]
     pub llm_url: Option<String>,
     /// The model to ask at --llm-url.
     #[arg(
@@ -261,6 +257,14 @@ pub(crate) struct FormsArgs {
         requires = "llm_url"
     )]
     pub llm_model: Option<String>,
+    /// The embedding model at --llm-url, for `--embedder llm`.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "CURIO_LLM_EMBED_MODEL",
+        requires = "llm_url"
+    )]
+    pub llm_embed_model: Option<String>,
 }
 
 /// Names for `curio forms --disable`.

@@ -139,6 +139,7 @@ pub(crate) struct FormsKeys {
 pub(crate) struct LlmKeys {
     pub url: Option<String>,
     pub model: Option<String>,
+    pub embed_model: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -302,6 +303,11 @@ impl ConfigFile {
         set_value(&mut forms.seed, g("seed"), &self.seed);
         set(&mut forms.llm_url, g("llm_url"), self.llm.url.clone());
         set(&mut forms.llm_model, g("llm_model"), self.llm.model.clone());
+        set(
+            &mut forms.llm_embed_model,
+            g("llm_embed_model"),
+            self.llm.embed_model.clone(),
+        );
     }
 
     /// Fills the browser flags not given on the command line from the file.

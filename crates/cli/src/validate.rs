@@ -236,6 +236,16 @@ pub(crate) fn forms_config(
         use_ferg: !off("ferg"),
         embedder: match forms.embedder.as_str() {
             "minilm" => Embedder::MiniLm,
+            "llm" => match (llm_base(forms)?, &forms.llm_embed_model) {
+                (Some(url), Some(model)) => {
+                    Embedder::Endpoint(curio_llm::LlmConfig::from_env_key(url, model.clone()))
+                }
+                _ => {
+                    return Err(Failure::Usage(
+                        "--embedder llm needs --llm-url and --llm-embed-model".to_string(),
+                    ));
+                }
+            },
             _ => Embedder::Lexical,
         },
         llm: llm_config(forms)?,
@@ -244,7 +254,15 @@ pub(crate) fn forms_config(
 
 /// The language model of `--llm-url` and `--llm-model`, its key from the environment.
 fn llm_config(forms: &FormsArgs) -> Result<Option<curio_llm::LlmConfig>, Failure> {
-    let (Some(url), Some(model)) = (&forms.llm_url, &forms.llm_model) else {
+    let (Some(url), Some(model)) = (llm_base(forms)?, &forms.llm_model) else {
+        return Ok(None);
+    };
+    Ok(Some(curio_llm::LlmConfig::from_env_key(url, model.clone())))
+}
+
+/// The checked `--llm-url`, if given; it needs a model to ask.
+fn llm_base(forms: &FormsArgs) -> Result<Option<&str>, Failure> {
+    let Some(url) = &forms.llm_url else {
         return Ok(None);
     };
     match url::Url::parse(url) {
@@ -255,10 +273,12 @@ fn llm_config(forms: &FormsArgs) -> Result<Option<curio_llm::LlmConfig>, Failure
             )));
         }
     }
-    Ok(Some(curio_llm::LlmConfig::from_env_key(
-        url.trim_end_matches('/'),
-        model.clone(),
-    )))
+    if forms.llm_model.is_none() && forms.llm_embed_model.is_none() {
+        return Err(Failure::Usage(
+            "--llm-url needs --llm-model (to ask for constraints) or --llm-embed-model (with --embedder llm)".to_string(),
+        ));
+    }
+    Ok(Some(url.trim_end_matches('/')))
 }
 
 /// The browser for `curio replay`: scoped like the run that is replayed.

@@ -192,3 +192,120 @@ async fn a_model_url_that_is_not_http_is_a_usage_error() {
         "{err}"
     );
 }
+
+/// A bag of words hashed into 64 buckets: texts that share words are alike, as with a
+/// real embedding model.
+fn words_vector(text: &str) -> Vec<f32> {
+    let mut v = vec![0.0f32; 64];
+    for word in text
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let h = word.bytes().fold(5381u32, |h, b| {
+            h.wrapping_mul(33).wrapping_add(u32::from(b))
+        });
+        v[(h % 64) as usize] += 1.0;
+    }
+    v
+}
+
+/// A local OpenAI-compatible server with only an embedding model, `words`; the texts it
+/// was asked to embed.
+async fn embedding_server() -> (String, Prompts) {
+    let asked: Prompts = Arc::default();
+    let embed = |State(asked): State<Prompts>, Json(body): Json<Value>| async move {
+        asked.lock().unwrap().push(body.clone());
+        let inputs: Vec<String> = body["input"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.as_str().map(str::to_string))
+            .collect();
+        let data: Vec<Value> = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, t)| json!({"object": "embedding", "index": i, "embedding": words_vector(t)}))
+            .collect();
+        Json(
+            json!({"object": "list", "data": data, "usage": {"prompt_tokens": 5, "total_tokens": 5}}),
+        )
+    };
+    let app = Router::new()
+        .route(
+            "/v1/models",
+            get(|| async { Json(json!({"data": [{"id": "words"}]})) }),
+        )
+        .route("/v1/embeddings", post(embed))
+        .with_state(asked.clone());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://{addr}/v1"), asked)
+}
+
+/// `--embedder llm`: the FERG compares texts with the endpoint's embeddings (as
+/// FormNexus did with ADA's), each text asked once and cached in the run store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ferg_can_embed_with_the_endpoint() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/form");
+    let (llm, asked) = embedding_server().await;
+    let out = tempfile::tempdir().unwrap();
+    let run = || async {
+        let done = Command::new(env!("CARGO_BIN_EXE_curio"))
+            .args(["forms", &url, "--out", out.path().to_str().unwrap()])
+            .args(["--max-submissions", "12", "--replays", "0"])
+            .args([
+                "--embedder",
+                "llm",
+                "--llm-url",
+                &llm,
+                "--llm-embed-model",
+                "words",
+            ])
+            .stdin(Stdio::null())
+            .output()
+            .await
+            .expect("run curio");
+        let err = String::from_utf8_lossy(&done.stderr).into_owned();
+        assert_eq!(done.status.code(), Some(0), "{err}");
+        let text = std::fs::read_to_string(out.path().join("forms.json")).unwrap();
+        let json: Value = serde_json::from_str(&text).unwrap();
+        (json, err)
+    };
+    let (first, err) = run().await;
+    assert_eq!(first["embedder"], "llm:words", "{err}");
+    assert!(!err.contains("note:"), "{err}");
+    let requests = asked.lock().unwrap().len();
+    assert!(requests > 3, "the form's texts were embedded: {requests}");
+    let states = first["forms"][0]["report"]["fss"].as_array().unwrap().len();
+    assert!(states >= 2, "{first}");
+
+    // Again: every text comes from the cache, but for nothing.
+    let (again, _) = run().await;
+    assert_eq!(asked.lock().unwrap().len(), requests, "no new requests");
+    assert_eq!(
+        again["forms"][0]["report"]["fss"].as_array().unwrap().len(),
+        states
+    );
+
+    // `--embedder llm` without an embedding model is a usage error.
+    let done = Command::new(env!("CARGO_BIN_EXE_curio"))
+        .args(["forms", &url, "--out", out.path().to_str().unwrap()])
+        .args([
+            "--embedder",
+            "llm",
+            "--llm-url",
+            &llm,
+            "--llm-model",
+            "chat",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(done.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&done.stderr).contains("--llm-embed-model"));
+    testbed.shutdown().await;
+}

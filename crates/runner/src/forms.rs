@@ -25,6 +25,7 @@ use curio_record::{
 };
 use serde::Serialize;
 
+use crate::endpoint_embed::EndpointEmbedder;
 use crate::explore::{RunError, today};
 use crate::forms_export;
 use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
@@ -57,19 +58,39 @@ pub struct FormsConfig {
 }
 
 /// The text embedder of the FERG.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Embedder {
     /// Words and character n-grams (`curio_forms::LexicalEmbedder`): always there.
     Lexical,
     /// all-MiniLM-L6-v2 (`curio_minilm`), from the directory `scripts/fetch-minilm`
     /// fills; without it, the lexical embedder, with a note saying so.
     MiniLm,
+    /// An OpenAI-compatible `/embeddings` endpoint and model (`--embedder llm`), its
+    /// answers cached in the run store; without it, the lexical embedder, with a note.
+    Endpoint(LlmConfig),
 }
 
 impl Embedder {
     /// The embedder to use, and a note when the one asked for could not be loaded.
-    fn load(self) -> (Box<dyn TextEmbedder + Send + Sync>, Option<String>) {
+    async fn load(
+        &self,
+        out_dir: &std::path::Path,
+    ) -> (Box<dyn TextEmbedder + Send + Sync>, Option<String>) {
         match self {
+            Embedder::Endpoint(config) => {
+                let cache = ResponseCache::open(&out_dir.join("runs.db")).ok();
+                let connected = match LlmClient::new(config.clone(), cache) {
+                    Ok(client) => EndpointEmbedder::connect(client, &config.model).await,
+                    Err(e) => Err(e.to_string()),
+                };
+                match connected {
+                    Ok(embedder) => (Box::new(embedder), None),
+                    Err(e) => (
+                        Box::new(LexicalEmbedder),
+                        Some(format!("{e}; using the lexical embedder")),
+                    ),
+                }
+            }
             Embedder::Lexical => (Box::new(LexicalEmbedder), None),
             Embedder::MiniLm => match MiniLmEmbedder::load(&MiniLmEmbedder::default_dir()) {
                 Ok(m) => (Box::new(m), None),
@@ -202,12 +223,12 @@ pub async fn test_forms(
         path: config.out_dir.clone(),
         source,
     })?;
-    let (embedder, note) = config.embedder.load();
+    // Opened before the model's answer cache adds its table to the same file.
+    let mut store = Store::open(&config.out_dir.join("runs.db"))?;
+    let (embedder, note) = config.embedder.load(&config.out_dir).await;
     if let Some(note) = note {
         on_event(FormsEvent::Note(note));
     }
-    // Opened before the model's answer cache adds its table to the same file.
-    let mut store = Store::open(&config.out_dir.join("runs.db"))?;
     let llm = match &config.llm {
         Some(llm) => connect_llm(llm, &config.out_dir, on_event).await,
         None => None,

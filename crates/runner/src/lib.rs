@@ -3,6 +3,7 @@
 //! findings, and writes everything to the run store as it happens.
 
 mod config;
+mod endpoint_embed;
 mod explore;
 mod findings;
 mod forms;
