@@ -30,8 +30,12 @@ const OPTIMISE_UP_TO: usize = 120;
 /// How long the layout may take before the report goes without the graph.
 const LAYOUT_TIME: std::time::Duration = std::time::Duration::from_secs(20);
 
-/// Longest move label on an arrow, in characters.
+/// Longest label on a box, in characters.
 const MAX_LABEL: usize = 36;
+
+/// Longest label on an arrow, in characters: layout-rs sets each between the columns it
+/// joins, so long ones spread the graph over many screens.
+const MAX_ARROW_LABEL: usize = 18;
 
 /// The graph as an SVG element to inline in HTML; empty when the run has no states or
 /// its layout takes too long (it runs on its own thread, left behind if so).
@@ -49,7 +53,7 @@ fn layout(record: &RunRecord) -> String {
     if shown.is_empty() {
         return String::new(); // layout-rs cannot lay out an empty graph
     }
-    let dir = Orientation::TopToBottom;
+    let dir = Orientation::LeftToRight;
     let mut graph = VisualGraph::new(dir);
     let mut handles = BTreeMap::new();
     for state in &shown {
@@ -57,35 +61,21 @@ fn layout(record: &RunRecord) -> String {
         let handle = add_box(&mut graph, dir, &label, &format!("state-node-{}", state.id));
         handles.insert(Some(state.id), handle);
     }
-    // One arrow per ordered pair of states, labelled with the first move that made it.
-    let mut pairs: BTreeMap<(u32, Option<u32>), (String, usize)> = BTreeMap::new();
-    for t in &record.transitions {
-        if !handles.contains_key(&Some(t.from)) || t.to.is_some_and(|to| to == t.from) {
-            continue;
-        }
-        if t.to.is_some() && !handles.contains_key(&t.to) {
-            continue;
-        }
-        pairs
-            .entry((t.from, t.to))
-            .and_modify(|(_, n)| *n += 1)
-            .or_insert_with(|| (t.action.clone(), 1));
-    }
-    if pairs.keys().any(|(_, to)| to.is_none()) {
+    let arrows = tree(record, &handles);
+    if arrows.iter().any(|(_, to, _)| to.is_none()) {
         let outside = add_box(&mut graph, dir, "outside the app", "state-node-outside");
         handles.insert(None, outside);
     }
-    let arrows = pairs.len().min(MAX_ARROWS);
-    for (i, ((from, to), (action, n))) in pairs.iter().take(MAX_ARROWS).enumerate() {
-        let mut label = shorten(action);
-        if *n > 1 {
-            let _ = write!(label, " (+{} more)", n - 1);
-        }
+    for (i, (from, to, action)) in arrows.iter().enumerate() {
+        let label = shorten(
+            action.strip_prefix("click ").unwrap_or(action),
+            MAX_ARROW_LABEL,
+        );
         let arrow = Arrow::simple_with_properties(&label, format!(r#"id="edge-{i}""#));
         graph.add_edge(arrow, handles[&Some(*from)], handles[to]);
     }
     let mut svg = SVGWriter::new();
-    let optimise = shown.len() + arrows <= OPTIMISE_UP_TO;
+    let optimise = shown.len() + arrows.len() <= OPTIMISE_UP_TO;
     graph.do_it(false, !optimise, false, &mut svg);
     let mut out = svg.finalize();
     // Links over the boxes, placed once the layout is final: to the state's screenshot,
@@ -120,6 +110,51 @@ fn layout(record: &RunRecord) -> String {
     out
 }
 
+/// The arrows drawn: how each state shown was first reached from the start state, breadth
+/// first over the moves in the order they were first taken (a tree of shortest ways,
+/// whose depth stays small where all the moves would make long chains and a picture
+/// many screens wide), plus, for each state that has one, its first move out of the app.
+fn tree(
+    record: &RunRecord,
+    shown: &BTreeMap<Option<u32>, layout::adt::dag::NodeHandle>,
+) -> Vec<(u32, Option<u32>, String)> {
+    let mut out: BTreeMap<u32, Vec<(Option<u32>, &str)>> = BTreeMap::new();
+    for t in &record.transitions {
+        out.entry(t.from).or_default().push((t.to, &t.action));
+    }
+    let mut arrows = Vec::new();
+    let mut reached: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
+    let mut left_app: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
+    let mut queue = std::collections::VecDeque::new();
+    let roots = record
+        .states
+        .iter()
+        .map(|s| s.id)
+        .filter(|id| shown.contains_key(&Some(*id)));
+    for root in roots {
+        if !reached.insert(root) {
+            continue;
+        }
+        queue.push_back(root);
+        while let Some(from) = queue.pop_front() {
+            for &(to, action) in out.get(&from).into_iter().flatten() {
+                if arrows.len() >= MAX_ARROWS {
+                    return arrows;
+                }
+                match to {
+                    None if left_app.insert(from) => arrows.push((from, None, action.to_string())),
+                    Some(to) if shown.contains_key(&Some(to)) && reached.insert(to) => {
+                        arrows.push((from, Some(to), action.to_string()));
+                        queue.push_back(to);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    arrows
+}
+
 fn add_box(
     graph: &mut VisualGraph,
     dir: Orientation,
@@ -137,15 +172,15 @@ fn add_box(
 fn path_of(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
     let path = rest.find('/').map_or("/", |i| &rest[i..]);
-    shorten(path)
+    shorten(path, MAX_LABEL)
 }
 
-fn shorten(text: &str) -> String {
+fn shorten(text: &str, max: usize) -> String {
     let text = clean(text);
-    if text.chars().count() <= MAX_LABEL {
+    if text.chars().count() <= max {
         return text;
     }
-    let mut short: String = text.chars().take(MAX_LABEL - 1).collect();
+    let mut short: String = text.chars().take(max - 1).collect();
     short.push('…');
     short
 }

@@ -35,6 +35,8 @@ pub(crate) struct View {
     pub noise: usize,
     pub state_list: Vec<StateView>,
     pub transitions: usize,
+    /// Every distinct move: from, what, to (`outside the app` when it left), how often.
+    pub moves: Vec<(String, String, String, u32)>,
     pub forms: Vec<FormView>,
     pub fss: usize,
 }
@@ -190,6 +192,15 @@ impl View {
                 })
                 .collect(),
             transitions: record.transitions.len(),
+            moves: record
+                .transitions
+                .iter()
+                .map(|t| {
+                    let to =
+                        t.to.map_or_else(|| "outside the app".to_string(), |s| format!("S{s}"));
+                    (format!("S{}", t.from), clean(&t.action), to, t.count)
+                })
+                .collect(),
             fss: forms.iter().map(|f| f.fss.len()).sum(),
             forms,
         }

@@ -991,6 +991,7 @@ fn describe_move(steps: &[Step]) -> String {
     match steps {
         [] => String::new(),
         [only] => one(only),
+        [field, last] => format!("fill {}, {}", field.locator, one(last)),
         [fields @ .., last] => format!("fill {} fields, {}", fields.len(), one(last)),
     }
 }
