@@ -14,9 +14,14 @@ use serde_json::{Value, json};
 use tokio::process::Command;
 
 /// The model's answer to a constraint prompt: a true rule and a wrong one for the coupon
-/// code, and a repeat of what the markup says for the name.
+/// code, and a repeat of what the markup says for the name; to a value prompt, a code
+/// of the shop's kind and a name.
 fn answer(prompt: &str) -> String {
-    if prompt.contains("constraints of field 'coupon'") {
+    if prompt.contains("Write a value for field 'coupon'") {
+        "GIFT-7731".into()
+    } else if prompt.contains("Write a value for field") {
+        "Value: \"Ada Lovelace\"".into()
+    } else if prompt.contains("constraints of field 'coupon'") {
         "Codes of this shop look like GIFT-2024:\n\
          expect(field('coupon')).toStartWithString('GIFT-')\n\
          expect(field('coupon')).toHaveLengthCondition('<=', 12)"
@@ -111,15 +116,37 @@ async fn model_proposals_go_through_negation_and_answers_are_cached() {
     let texts = serde_json::to_string(&form["report"]["fss"]).unwrap();
     assert!(texts.contains("Coupon applied"), "{texts}");
     assert_eq!(form["llm"]["asked"], 2);
+    assert_eq!(form["llm"]["values"], 2);
+    // The model's values are the first tried: the success reached has its code.
+    let success = form["report"]["fss"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["outcome"] == "success")
+        .unwrap();
+    assert!(
+        success["values"].to_string().contains("GIFT-7731"),
+        "{success}"
+    );
     assert_eq!(
         form["llm"]["rejected"], 1,
         "the name's rule is one the markup gives"
     );
 
-    // What the model was asked: FormNexus' constraint prompt, at temperature 0.
+    // What the model was asked: FormNexus' constraint prompt for each field, then the
+    // value prompt, at temperature 0.
     let asked = prompts.lock().unwrap().clone();
-    assert_eq!(asked.len(), 2);
+    assert_eq!(asked.len(), 4);
     assert_eq!(asked[0]["temperature"], 0.0);
+    let value = asked
+        .iter()
+        .map(|b| b["messages"][1]["content"].as_str().unwrap())
+        .find(|p| p.contains("Write a value for field 'coupon'"))
+        .unwrap();
+    assert!(
+        value.contains(&format!("- {starts}")),
+        "its constraints: {value}"
+    );
     let coupon = asked
         .iter()
         .map(|b| b["messages"][1]["content"].as_str().unwrap())
@@ -134,8 +161,8 @@ async fn model_proposals_go_through_negation_and_answers_are_cached() {
 
     // Again: every answer comes from the run's cache; the key is nowhere in it.
     let (again, _) = forms(&url, out.path(), Some(&llm)).await;
-    assert_eq!(prompts.lock().unwrap().len(), 2);
-    assert_eq!(again["llm"]["cache_hits"], 2);
+    assert_eq!(prompts.lock().unwrap().len(), 4);
+    assert_eq!(again["llm"]["cache_hits"], 4);
     assert_eq!(verdict(&again, starts), "confirmed");
     let store = std::fs::read(out.path().join("runs.db")).unwrap();
     assert!(!store.windows(14).any(|w| w == b"sk-test-secret"));

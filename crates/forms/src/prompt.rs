@@ -7,6 +7,10 @@
 //! with the tolerant parser ([`crate::lang::parse_many`]). What the model proposes joins
 //! the built-in rules; the negation step then keeps only what the form confirms, so a
 //! wrong proposal costs a submission, never a wrong test.
+//!
+//! The value prompt asks, field after field, for a realistic value that keeps the
+//! field's constraints, given the values already chosen for its related fields; the
+//! answers become the solver's first guesses, which it still repairs against the rules.
 
 use curio_page::{Field, Form};
 
@@ -26,6 +30,11 @@ toContainWhiteSpace(), toStartWithString('text'), toEndWithString('text'), \
 freeTextConstraint(\"rule in words\").
 Dates are compared as 'YYYY-MM-DD'. Give the fewest constraints that a valid value of \
 this field must keep, for this field only; refer to other fields with field('ID').";
+
+/// The system message of the value prompt.
+pub const VALUE_SYSTEM: &str = "You fill in one field of a web form with a realistic \
+value that keeps every constraint given, as a careful person would. Answer with the value \
+alone, on one line, without quotes or explanations. Dates are written YYYY-MM-DD.";
 
 /// Longest HTML of the field, and of each related field, given to the model.
 const MAX_HTML: usize = 400;
@@ -85,6 +94,82 @@ pub fn constraint_prompt(form: &Form, ferg: &Ferg, index: usize, today: &str) ->
         refs[index]
     ));
     out
+}
+
+/// The user message of the value prompt for field `index` of `form`: the form's
+/// context, the field's HTML and local context, its constraints, and the values chosen
+/// so far for its related fields (`chosen`, by field index).
+pub fn value_prompt(
+    form: &Form,
+    ferg: &Ferg,
+    index: usize,
+    today: &str,
+    constraints: &[Constraint],
+    chosen: &[Option<String>],
+) -> String {
+    let refs = field_refs(form);
+    let mut out = String::new();
+    out.push_str(&format!("Today's date: {today}\n\n"));
+    if let Some(title) = form.title.as_deref().or(form.name.as_deref()) {
+        out.push_str(&format!("Form: {title}\n"));
+    }
+    out.push_str(&format!(
+        "Input field '{}':\n{}\n\n",
+        refs[index],
+        field_html(&form.fields[index])
+    ));
+    let context = ferg.context(index);
+    if !context.is_empty() {
+        out.push_str("Local context:\n");
+        for text in context {
+            out.push_str(&format!("- {text}\n"));
+        }
+        out.push('\n');
+    }
+    let own: Vec<&Constraint> = constraints
+        .iter()
+        .filter(|c| c.field == refs[index])
+        .collect();
+    if !own.is_empty() {
+        out.push_str("Constraints:\n");
+        for c in own {
+            out.push_str(&format!("- {c}\n"));
+        }
+        out.push('\n');
+    }
+    let related: Vec<(usize, &String)> = ferg
+        .related(index)
+        .into_iter()
+        .map(|(i, _)| i)
+        .filter(|&i| i != index)
+        .filter_map(|i| chosen.get(i)?.as_ref().map(|v| (i, v)))
+        .take(MAX_RELATED)
+        .collect();
+    if !related.is_empty() {
+        out.push_str("Values chosen for related fields:\n");
+        for (i, v) in related {
+            out.push_str(&format!("- '{}' = {v:?}\n", refs[i]));
+        }
+        out.push('\n');
+    }
+    out.push_str(&format!("Write a value for field '{}'.", refs[index]));
+    out
+}
+
+/// The value in a model's answer to the value prompt: its first line that says
+/// something, without quotes, code marks or a `Value:` label; `None` when there is none.
+pub fn value_from_answer(answer: &str) -> Option<String> {
+    let line = answer
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("```"))?;
+    let line = line
+        .strip_prefix("Value:")
+        .or_else(|| line.strip_prefix("value:"))
+        .unwrap_or(line)
+        .trim();
+    let value = line.trim_matches(|c| matches!(c, '"' | '\'' | '`')).trim();
+    (!value.is_empty() && value.chars().count() <= 200).then(|| value.to_string())
 }
 
 /// The field as HTML: its tag and the attributes that carry rules.
@@ -197,6 +282,40 @@ mod tests {
         );
         // The known rule, the repeat, the other field's, the unknown field's, the unreadable.
         assert_eq!(rejected, 5);
+    }
+
+    #[test]
+    fn values_are_read_from_chatty_answers() {
+        assert_eq!(value_from_answer("GIFT-2024"), Some("GIFT-2024".into()));
+        assert_eq!(
+            value_from_answer("\n```\nValue: \"Lyon\"\n```"),
+            Some("Lyon".into())
+        );
+        assert_eq!(value_from_answer("  \n"), None);
+    }
+
+    #[test]
+    fn the_value_prompt_gives_constraints_and_related_values() {
+        let form = two_fields();
+        let dom = curio_page::FormDom::default();
+        let ferg = Ferg::build(&form, &dom, &crate::LexicalEmbedder, 1);
+        let rule = parse("expect(field('to')).toHaveCompareCondition('>', field('from'))").unwrap();
+        let other = parse("expect(field('from')).toBeTruthy()").unwrap();
+        let prompt = value_prompt(
+            &form,
+            &ferg,
+            1,
+            "2026-12-04",
+            &[rule.clone(), other],
+            &[Some("2026-12-10".into()), None],
+        );
+        assert!(prompt.contains("Today's date: 2026-12-04"), "{prompt}");
+        assert!(prompt.contains(&format!("- {rule}")), "{prompt}");
+        assert!(
+            !prompt.contains("toBeTruthy"),
+            "only the field's own: {prompt}"
+        );
+        assert!(prompt.contains("Write a value for field 'to'."), "{prompt}");
     }
 
     #[test]

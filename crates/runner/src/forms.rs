@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use curio_browser::{Browser, BrowserConfig, BrowserError, Outcome, Tab, UserAction};
 use curio_forms::feedback::{Channel, Feedback, attach_by_layout, classify};
-use curio_forms::prompt::{CONSTRAINT_SYSTEM, constraint_prompt, proposals};
+use curio_forms::prompt::{
+    CONSTRAINT_SYSTEM, VALUE_SYSTEM, constraint_prompt, proposals, value_from_answer, value_prompt,
+};
 use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
 use curio_forms::testing::{FieldState, Observation, field_refs};
 use curio_forms::{
@@ -190,6 +192,9 @@ pub struct LlmUse {
     /// Constraints written that could not be used (unreadable, about another field,
     /// repeats of known rules).
     pub rejected: usize,
+    /// Values the model proposed for text fields (the value prompt), the solver's first
+    /// guesses.
+    pub values: usize,
     pub requests: u64,
     pub cache_hits: u64,
     pub prompt_tokens: u64,
@@ -610,13 +615,24 @@ async fn test_form_with(
     let (y, m, d) = today();
     let today_text = format!("{y:04}-{m:02}-{d:02}");
     let mut problems = Vec::new();
+    let mut guesses: Vec<Option<String>> = vec![None; form.fields.len()];
     let llm = match helpers.llm {
         Some(client) => {
-            let (proposed, used, problem) =
+            let before = client.usage();
+            let (proposed, mut used, problem) =
                 ask_llm(client, &form, &ferg, &inferred, &today_text).await;
             problems.extend(problem);
             sources.extend(std::iter::repeat_n("llm", proposed.len()));
             inferred.extend(proposed);
+            let (values, problem) = ask_values(client, &form, &ferg, &inferred, &today_text).await;
+            problems.extend(problem);
+            used.values = values.iter().flatten().count();
+            guesses = values;
+            let after: Usage = client.usage();
+            used.requests = after.requests - before.requests;
+            used.cache_hits = after.cache_hits - before.cache_hits;
+            used.prompt_tokens = after.prompt_tokens - before.prompt_tokens;
+            used.completion_tokens = after.completion_tokens - before.completion_tokens;
             Some(used)
         }
         None => None,
@@ -643,9 +659,16 @@ async fn test_form_with(
         session_config,
         config.seed ^ index as u64,
     );
+    // The model's values come first, then the page's examples.
+    let mut known_examples = examples(&form, config.use_ferg.then_some(&ferg));
+    for (list, guess) in known_examples.iter_mut().zip(&guesses) {
+        if let Some(g) = guess {
+            list.insert(0, g.clone());
+        }
+    }
     let mut solver =
         ConstraintSolver::new(HeuristicFiller::new(config.dictionary.clone(), today()))
-            .with_examples(examples(&form, config.use_ferg.then_some(&ferg)));
+            .with_examples(known_examples);
     let mut attempts: Vec<(Vec<FieldValue>, String, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     while let Some(submission) = session.next(&mut solver) {
@@ -743,8 +766,9 @@ async fn test_form_with(
 }
 
 /// Asks the model for the constraints of each field of `form` (FormNexus' constraint
-/// prompt) and returns the new ones it proposes, what that cost, and the problem that
-/// stopped the asking, if one did.
+/// prompt) and returns the new ones it proposes, how many were asked, proposed and
+/// rejected (the caller counts requests and tokens), and the problem that stopped the
+/// asking, if one did.
 async fn ask_llm(
     client: &LlmClient,
     form: &Form,
@@ -752,7 +776,6 @@ async fn ask_llm(
     known: &[curio_forms::lang::Constraint],
     today: &str,
 ) -> (Vec<curio_forms::lang::Constraint>, LlmUse, Option<String>) {
-    let before = client.usage();
     let mut known = known.to_vec();
     let mut proposed = Vec::new();
     let mut used = LlmUse::default();
@@ -777,12 +800,55 @@ async fn ask_llm(
             }
         }
     }
-    let after: Usage = client.usage();
-    used.requests = after.requests - before.requests;
-    used.cache_hits = after.cache_hits - before.cache_hits;
-    used.prompt_tokens = after.prompt_tokens - before.prompt_tokens;
-    used.completion_tokens = after.completion_tokens - before.completion_tokens;
     (proposed, used, problem)
+}
+
+/// Asks the model for a value of each text field of `form` (FormNexus' value prompt):
+/// the field's constraints and the values chosen so far for its related fields. The
+/// values by field index (`None` where none was asked or usable), and the problem that
+/// stopped the asking, if one did.
+async fn ask_values(
+    client: &LlmClient,
+    form: &Form,
+    ferg: &Ferg,
+    constraints: &[curio_forms::lang::Constraint],
+    today: &str,
+) -> (Vec<Option<String>>, Option<String>) {
+    let mut chosen: Vec<Option<String>> = vec![None; form.fields.len()];
+    for (index, field) in form.fields.iter().enumerate() {
+        let typed = field.tag == "textarea"
+            || (field.tag == "input"
+                && !matches!(
+                    field.input_type.as_str(),
+                    "checkbox"
+                        | "radio"
+                        | "hidden"
+                        | "file"
+                        | "submit"
+                        | "button"
+                        | "reset"
+                        | "image"
+                        | "range"
+                        | "color"
+                ));
+        if !typed || field.readonly {
+            continue;
+        }
+        let messages = [
+            Message::system(VALUE_SYSTEM),
+            Message::user(value_prompt(form, ferg, index, today, constraints, &chosen)),
+        ];
+        match client.chat(&messages).await {
+            Ok(answer) => chosen[index] = value_from_answer(&answer.text),
+            Err(e) => {
+                return (
+                    chosen,
+                    Some(format!("asking the model for values stopped: {e}")),
+                );
+            }
+        }
+    }
+    (chosen, None)
 }
 
 fn session_constraint_names(session: &FormSession) -> Vec<String> {
