@@ -31,30 +31,62 @@ fn answer(prompt: &str) -> String {
     }
 }
 
+/// A model that knows nothing of coupons until the form refuses one: told the feedback,
+/// it knows the shop's codes start with GIFT-.
+fn answer_after_feedback(prompt: &str) -> String {
+    if prompt.contains("Write a value for field 'coupon'") {
+        "SAVE-10".into()
+    } else if prompt.contains("Write a value for field") {
+        "Ada Lovelace".into()
+    } else if prompt.contains("constraints of field 'coupon' that explain the refusal")
+        && prompt.contains("\"SAVE-10\"")
+        && prompt.contains("That coupon code is not valid.")
+    {
+        "expect(field('coupon')).toStartWithString('GIFT-')".into()
+    } else {
+        "expect(field('holder')).toBeTruthy()".into()
+    }
+}
+
 type Prompts = Arc<Mutex<Vec<Value>>>;
 
-async fn chat(State(prompts): State<Prompts>, Json(body): Json<Value>) -> Json<Value> {
+#[derive(Clone)]
+struct Model {
+    prompts: Prompts,
+    answer: fn(&str) -> String,
+}
+
+async fn chat(State(model): State<Model>, Json(body): Json<Value>) -> Json<Value> {
     let prompt = body["messages"][1]["content"]
         .as_str()
         .unwrap_or_default()
         .to_string();
-    prompts.lock().unwrap().push(body.clone());
+    model.prompts.lock().unwrap().push(body.clone());
     Json(json!({
-        "choices": [{"message": {"role": "assistant", "content": answer(&prompt)}, "finish_reason": "stop"}],
+        "choices": [{"message": {"role": "assistant", "content": (model.answer)(&prompt)}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 100, "completion_tokens": 20}
     }))
 }
 
 /// A local OpenAI-compatible server; the requests it got.
 async fn model_server() -> (String, Prompts) {
+    model_server_answering(answer).await
+}
+
+/// A local OpenAI-compatible server answering with `answer`; the requests it got.
+async fn model_server_answering(answer: fn(&str) -> String) -> (String, Prompts) {
     let prompts: Prompts = Arc::default();
+    let model = Model {
+        prompts: prompts.clone(),
+        answer,
+    };
     let app = Router::new()
         .route(
             "/v1/models",
             get(|| async { Json(json!({"data": [{"id": "coupon-expert"}]})) }),
         )
         .route("/v1/chat/completions", post(chat))
-        .with_state(prompts.clone());
+        .with_state(model);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -172,6 +204,32 @@ async fn model_proposals_go_through_negation_and_answers_are_cached() {
     let (rules, _) = forms(&url, alone.path(), None).await;
     let texts = serde_json::to_string(&rules["report"]["fss"]).unwrap();
     assert!(!texts.contains("Coupon applied"), "{texts}");
+    testbed.shutdown().await;
+}
+
+/// FormNexus' feedback loop: after a refused submission the model is asked again with
+/// the values tried and what the form said, and the rule it then proposes is kept (and
+/// confirmed by negation) before the session goes on reaching a success.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_model_told_the_feedback_finds_the_rule() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/coupon");
+    let (llm, prompts) = model_server_answering(answer_after_feedback).await;
+    let out = tempfile::tempdir().unwrap();
+    let (form, err) = forms(&url, out.path(), Some(&llm)).await;
+    let starts = "expect(field('coupon')).toStartWithString('GIFT-')";
+    assert_eq!(verdict(&form, starts), "confirmed", "{form}\n{err}");
+    assert_eq!(form["llm"]["after_feedback"], 1, "{form}");
+    let texts = serde_json::to_string(&form["report"]["fss"]).unwrap();
+    assert!(texts.contains("Coupon applied"), "{texts}");
+    let asked = prompts.lock().unwrap().clone();
+    assert!(
+        asked.iter().any(|b| b["messages"][1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("A submission was refused. Values tried:")),
+        "{asked:?}"
+    );
     testbed.shutdown().await;
 }
 

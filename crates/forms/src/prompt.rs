@@ -96,6 +96,75 @@ pub fn constraint_prompt(form: &Form, ferg: &Ferg, index: usize, today: &str) ->
     out
 }
 
+/// The constraint prompt after a refused submission: the values tried, what the form
+/// said about this field (inline feedback) and about the form as a whole (global), and
+/// the constraints already known for the field, so that the model adds what explains
+/// the refusal.
+pub fn feedback_prompt(
+    form: &Form,
+    ferg: &Ferg,
+    index: usize,
+    today: &str,
+    tried: &[String],
+    feedback: &[(Option<usize>, String)],
+    known: &[Constraint],
+) -> String {
+    let refs = field_refs(form);
+    let base = constraint_prompt(form, ferg, index, today);
+    let ask = base.rfind("Write the constraints").unwrap_or(base.len());
+    let mut out = base[..ask].to_string();
+    out.push_str("A submission was refused. Values tried:\n");
+    for (r, v) in refs.iter().zip(tried) {
+        out.push_str(&format!("- '{r}' = {v:?}\n"));
+    }
+    let inline: Vec<&String> = feedback
+        .iter()
+        .filter(|(f, _)| *f == Some(index))
+        .map(|(_, t)| t)
+        .collect();
+    let global: Vec<&String> = feedback
+        .iter()
+        .filter(|(f, _)| f.is_none())
+        .map(|(_, t)| t)
+        .collect();
+    if !inline.is_empty() {
+        out.push_str(&format!("Feedback on field '{}':\n", refs[index]));
+        for t in inline {
+            out.push_str(&format!("- {t}\n"));
+        }
+    }
+    if !global.is_empty() {
+        out.push_str("Feedback on the form:\n");
+        for t in global {
+            out.push_str(&format!("- {t}\n"));
+        }
+    }
+    // Which field a message is about is read from the layout, and may be wrong.
+    let others: Vec<(usize, &String)> = feedback
+        .iter()
+        .filter_map(|(f, t)| f.filter(|&f| f != index && f < refs.len()).map(|f| (f, t)))
+        .collect();
+    if !others.is_empty() {
+        out.push_str("Feedback on other fields:\n");
+        for (f, t) in others {
+            out.push_str(&format!("- '{}': {t}\n", refs[f]));
+        }
+    }
+    let own: Vec<&Constraint> = known.iter().filter(|c| c.field == refs[index]).collect();
+    if !own.is_empty() {
+        out.push_str("Constraints known so far:\n");
+        for c in own {
+            out.push_str(&format!("- {c}\n"));
+        }
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "Write the constraints of field '{}' that explain the refusal.",
+        refs[index]
+    ));
+    out
+}
+
 /// The user message of the value prompt for field `index` of `form`: the form's
 /// context, the field's HTML and local context, its constraints, and the values chosen
 /// so far for its related fields (`chosen`, by field index).
@@ -316,6 +385,42 @@ mod tests {
             "only the field's own: {prompt}"
         );
         assert!(prompt.contains("Write a value for field 'to'."), "{prompt}");
+    }
+
+    #[test]
+    fn the_feedback_prompt_gives_values_tried_and_what_the_form_said() {
+        let form = two_fields();
+        let dom = curio_page::FormDom::default();
+        let ferg = Ferg::build(&form, &dom, &crate::LexicalEmbedder, 1);
+        let known = parse("expect(field('to')).toBeTruthy()").unwrap();
+        let prompt = feedback_prompt(
+            &form,
+            &ferg,
+            1,
+            "2026-12-04",
+            &["2026-12-10".into(), "2026-12-11".into()],
+            &[
+                (Some(1), "Stays are at least 3 nights.".into()),
+                (Some(0), "Not on Sundays.".into()),
+                (None, "Please check the form.".into()),
+            ],
+            std::slice::from_ref(&known),
+        );
+        assert!(prompt.contains("- 'to' = \"2026-12-11\""), "{prompt}");
+        assert!(
+            prompt.contains("Feedback on field 'to':\n- Stays are at least 3 nights."),
+            "{prompt}"
+        );
+        assert!(
+            prompt.contains("Feedback on other fields:\n- 'from': Not on Sundays."),
+            "{prompt}"
+        );
+        assert!(
+            prompt.contains("Feedback on the form:\n- Please check the form."),
+            "{prompt}"
+        );
+        assert!(prompt.contains(&format!("- {known}")), "{prompt}");
+        assert!(prompt.ends_with("that explain the refusal."), "{prompt}");
     }
 
     #[test]

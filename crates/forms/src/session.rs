@@ -299,6 +299,35 @@ impl FormSession {
         }
     }
 
+    /// Adds constraints learnt while reaching a success (a model told the feedback): they
+    /// join as given ones, so the next reach keeps them and negation judges them. Only
+    /// before the reach is over (later, what is being negated must not change); answers
+    /// how many were new.
+    pub fn add_constraints(&mut self, constraints: Vec<Constraint>) -> usize {
+        if self.phase != Phase::Reach {
+            return 0;
+        }
+        let mut added = 0;
+        for c in constraints {
+            if self.entries.iter().all(|e| e.constraint != c) {
+                self.entries.push(Entry {
+                    constraint: c,
+                    origin: Origin::Given,
+                    verdict: Verdict::Unverified,
+                    dropped: false,
+                    fss: None,
+                });
+                added += 1;
+            }
+        }
+        added
+    }
+
+    /// Whether the session is still trying to reach a success.
+    pub fn reaching(&self) -> bool {
+        self.phase == Phase::Reach
+    }
+
     /// The form under test.
     pub fn form(&self) -> &Form {
         &self.form

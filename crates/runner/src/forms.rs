@@ -8,9 +8,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use curio_browser::{Browser, BrowserConfig, BrowserError, Outcome, Tab, UserAction};
-use curio_forms::feedback::{Channel, Feedback, attach_by_layout, classify};
+use curio_forms::feedback::{
+    Channel, Feedback, Outcome as FeedbackOutcome, attach_by_layout, classify,
+};
 use curio_forms::prompt::{
-    CONSTRAINT_SYSTEM, VALUE_SYSTEM, constraint_prompt, proposals, value_from_answer, value_prompt,
+    CONSTRAINT_SYSTEM, VALUE_SYSTEM, constraint_prompt, feedback_prompt, proposals,
+    value_from_answer, value_prompt,
 };
 use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
 use curio_forms::testing::{FieldState, Observation, field_refs};
@@ -195,6 +198,8 @@ pub struct LlmUse {
     /// Values the model proposed for text fields (the value prompt), the solver's first
     /// guesses.
     pub values: usize,
+    /// Constraints added after a refused submission, from the model told the feedback.
+    pub after_feedback: usize,
     pub requests: u64,
     pub cache_hits: u64,
     pub prompt_tokens: u64,
@@ -616,9 +621,9 @@ async fn test_form_with(
     let today_text = format!("{y:04}-{m:02}-{d:02}");
     let mut problems = Vec::new();
     let mut guesses: Vec<Option<String>> = vec![None; form.fields.len()];
-    let llm = match helpers.llm {
+    let llm_start = helpers.llm.map(LlmClient::usage);
+    let mut llm = match helpers.llm {
         Some(client) => {
-            let before = client.usage();
             let (proposed, mut used, problem) =
                 ask_llm(client, &form, &ferg, &inferred, &today_text).await;
             problems.extend(problem);
@@ -628,11 +633,6 @@ async fn test_form_with(
             problems.extend(problem);
             used.values = values.iter().flatten().count();
             guesses = values;
-            let after: Usage = client.usage();
-            used.requests = after.requests - before.requests;
-            used.cache_hits = after.cache_hits - before.cache_hits;
-            used.prompt_tokens = after.prompt_tokens - before.prompt_tokens;
-            used.completion_tokens = after.completion_tokens - before.completion_tokens;
             Some(used)
         }
         None => None,
@@ -650,7 +650,7 @@ async fn test_form_with(
     });
     let constraints = inferred.clone();
     let session_config = SessionConfig {
-        today: Some(today_text),
+        today: Some(today_text.clone()),
         ..config.session.clone()
     };
     let mut session = FormSession::new(
@@ -671,6 +671,9 @@ async fn test_form_with(
             .with_examples(known_examples);
     let mut attempts: Vec<(Vec<FieldValue>, String, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    // Fields the model was asked about after a refusal, and what it taught.
+    let mut asked_after = std::collections::BTreeSet::new();
+    let mut learnt = Vec::new();
     while let Some(submission) = session.next(&mut solver) {
         if started.elapsed() > FORM_BUDGET {
             problems.push(format!(
@@ -682,9 +685,20 @@ async fn test_form_with(
         let attempt = submitter
             .submit(&config.url, &form, &submission.values)
             .await?;
+        let mut told = Vec::new();
         let feedback = match attempt {
             Attempt::Observed(obs) => {
                 let feedback = judge(&form, &obs, config.use_ferg.then_some(&ferg));
+                if submission.purpose == Purpose::Reach
+                    && feedback.outcome == FeedbackOutcome::Failure
+                {
+                    told = feedback
+                        .messages
+                        .iter()
+                        .filter(|m| !matches!(m.channel, Channel::Http(_)))
+                        .map(|m| (m.field, m.text.clone()))
+                        .collect();
+                }
                 let signature = feedback.signature(&refs);
                 attempts.push((
                     submission.values.clone(),
@@ -706,7 +720,59 @@ async fn test_form_with(
             }
         };
         session.observe(feedback);
+        // A refusal on the way to a success: the model is told what was tried and what
+        // the form said (FormNexus' feedback loop), once per field.
+        if let (Some(client), Some(used)) = (helpers.llm, llm.as_mut())
+            && !told.is_empty()
+            && session.reaching()
+        {
+            let tried: Vec<String> = submission
+                .values
+                .iter()
+                .map(FieldValue::as_string)
+                .collect();
+            for index in told_fields(&form, &told, &asked_after) {
+                asked_after.insert(index);
+                let known = session.active_constraints();
+                let messages = [
+                    Message::system(CONSTRAINT_SYSTEM),
+                    Message::user(feedback_prompt(
+                        &form,
+                        &ferg,
+                        index,
+                        &today_text,
+                        &tried,
+                        &told,
+                        &known,
+                    )),
+                ];
+                match client.chat(&messages).await {
+                    Ok(answer) => {
+                        used.asked += 1;
+                        let (new, rejected) = proposals(&form, index, &answer.text, &known);
+                        used.rejected += rejected;
+                        used.proposed += new.len();
+                        learnt.extend(new.iter().cloned());
+                        used.after_feedback += session.add_constraints(new);
+                    }
+                    Err(e) => {
+                        problems.push(format!("asking the model about feedback stopped: {e}"));
+                        break;
+                    }
+                }
+            }
+        }
     }
+    if let (Some(client), Some(used), Some(start)) = (helpers.llm, llm.as_mut(), llm_start) {
+        let after: Usage = client.usage();
+        used.requests = after.requests - start.requests;
+        used.cache_hits = after.cache_hits - start.cache_hits;
+        used.prompt_tokens = after.prompt_tokens - start.prompt_tokens;
+        used.completion_tokens = after.completion_tokens - start.completion_tokens;
+    }
+    // What the model taught after a refusal counts among the inferred rules, as its.
+    sources.extend(std::iter::repeat_n("llm", learnt.len()));
+    inferred.extend(learnt);
     let report = session.report();
     let session_seconds = started.elapsed().as_secs_f64();
     let mut tests = Vec::new();
@@ -801,6 +867,21 @@ async fn ask_llm(
         }
     }
     (proposed, used, problem)
+}
+
+/// The fields to ask the model about after a refusal, not asked before: those the form's
+/// messages are about first, then the others (a message's field is read from the
+/// layout and may be another's).
+fn told_fields(
+    form: &Form,
+    told: &[(Option<usize>, String)],
+    asked: &std::collections::BTreeSet<usize>,
+) -> Vec<usize> {
+    let mut about: Vec<usize> = told.iter().filter_map(|(f, _)| *f).collect();
+    about.extend(0..form.fields.len());
+    let mut seen = std::collections::BTreeSet::new();
+    about.retain(|f| !asked.contains(f) && seen.insert(*f));
+    about
 }
 
 /// Asks the model for a value of each text field of `form` (FormNexus' value prompt):
