@@ -124,7 +124,7 @@ async fn run(cli: Cli, matches: ArgMatches) -> Result<ExitCode, Failure> {
             file.apply_browser(&mut browser, &m)?;
             file.apply_reports(&mut reports, &m);
             let extras = file.extras(&start_url(&url)?)?;
-            let config = forms_config(&url, &forms, &browser, extras.inputs.as_deref())?;
+            let config = forms_config(&url, &forms, &browser, extras)?;
             let run_dir = config.out_dir.clone();
             let quiet = std::env::var_os("CI").is_some();
             let mut on_event = |e: FormsEvent| print_forms_event(&e, quiet);

@@ -206,7 +206,7 @@ pub(crate) fn forms_config(
     raw_url: &str,
     forms: &FormsArgs,
     browser: &BrowserArgs,
-    inputs_json: Option<&str>,
+    extras: Extras,
 ) -> Result<FormsConfig, Failure> {
     let url = start_url(raw_url)?;
     check_browser_ws(browser)?;
@@ -225,7 +225,7 @@ pub(crate) fn forms_config(
         url: url.to_string(),
         browser: browser_config,
         seed: forms.seed,
-        dictionary: match (&forms.inputs, inputs_json) {
+        dictionary: match (&forms.inputs, &extras.inputs) {
             (None, Some(json)) => config_inputs(json)?,
             (path, _) => dictionary(path.as_deref())?,
         },
@@ -249,6 +249,7 @@ pub(crate) fn forms_config(
             _ => Embedder::Lexical,
         },
         llm: llm_config(forms)?,
+        login: extras.login,
     })
 }
 

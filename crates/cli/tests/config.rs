@@ -287,3 +287,43 @@ check = "#whoami"
         .unwrap_or_else(|| panic!("the members' archive was reached: {stdout}"));
     assert_eq!(archive.reproduced, Some(true), "{stdout}");
 }
+
+/// `curio forms` logs in too: the form behind the login is the one tested (without the
+/// login, the page sends the browser to the sign-in form), each submission logged in
+/// afresh.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forms_behind_a_login_are_tested_logged_in() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let base = testbed.base_url();
+    let dir = tempfile::tempdir().unwrap();
+    let config = members_config(dir.path(), base.trim_end_matches('/'), "");
+    let out = dir.path().join("forms");
+    let (code, stdout, err) = run_with_env(
+        &[
+            "--config",
+            &config,
+            "forms",
+            &testbed.url("/t/members/profile"),
+            "--out",
+            out.to_str().unwrap(),
+            "--max-submissions",
+            "8",
+            "--replays",
+            "1",
+        ],
+        &[PASSWORD],
+    )
+    .await;
+    testbed.shutdown().await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    let record = RunRecord::read_json(&out.join("record.json")).unwrap();
+    let form = &record.forms[0];
+    assert_eq!(form.fields[0].name, "display", "{form:?}");
+    assert_eq!(form.fields.len(), 1, "not the sign-in form: {form:?}");
+    assert!(form.reached, "a submission succeeded: {form:?}");
+    // The rule the markup gives is confirmed: each submission reached the form.
+    assert!(
+        form.constraints.iter().any(|c| c.verdict == "confirmed"),
+        "{form:?}"
+    );
+}

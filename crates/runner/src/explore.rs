@@ -553,7 +553,7 @@ impl Explorer {
                 &current.page,
                 &current.snapshot,
                 i,
-                &self.config.dictionary,
+                &self.config,
                 self.config.seed ^ self.solved.len() as u64,
             )
             .await;

@@ -34,6 +34,7 @@ use crate::endpoint_embed::EndpointEmbedder;
 use crate::explore::{RunError, today};
 use crate::forms_export;
 use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
+use crate::login::{Login, log_in};
 use curio_report::{TestFormat, form_test_files, write_tests};
 
 /// How `curio forms` runs.
@@ -60,6 +61,8 @@ pub struct FormsConfig {
     /// A language model to ask for each field's constraints, besides the built-in rules;
     /// its answers are cached in `out_dir/runs.db`.
     pub llm: Option<LlmConfig>,
+    /// How to log in before loading the page and before each submission.
+    pub login: Option<Login>,
 }
 
 /// The text embedder of the FERG.
@@ -450,6 +453,15 @@ async fn run(
         source,
     };
     let mut tab = browser.new_tab().await.map_err(browser_error)?;
+    if let Some(login) = &config.login
+        && let Err(source) = log_in(&mut tab, login).await
+    {
+        tab.close().await;
+        return Err(RunError::Login {
+            url: config.url.clone(),
+            source,
+        });
+    }
     let loaded = tab.goto(&config.url).await.map_err(browser_error)?;
     if let Some(reason) = unreachable(&loaded) {
         tab.close().await;
@@ -528,9 +540,10 @@ pub(crate) async fn solve_form(
     page: &Page,
     snapshot: &DomSnapshot,
     index: usize,
-    dictionary: &Dictionary,
+    run: &crate::config::RunConfig,
     seed: u64,
 ) -> Result<Option<Vec<FieldValue>>, BrowserError> {
+    let (dictionary, login) = (&run.dictionary, run.login.as_ref());
     let form = page.forms[index].clone();
     let dom = form_dom(snapshot, page, form.id);
     let ferg = Ferg::build(&form, &dom, &LexicalEmbedder, seed);
@@ -547,7 +560,7 @@ pub(crate) async fn solve_form(
     let mut session = FormSession::new(form.clone(), inferred, config, seed);
     let mut solver = ConstraintSolver::new(HeuristicFiller::new(dictionary.clone(), today()))
         .with_examples(examples(&form, Some(&ferg)));
-    let mut submitter = Submitter::new(browser);
+    let mut submitter = Submitter::new(browser, login);
     while let Some(submission) = session.next(&mut solver) {
         let feedback = match submitter.submit(url, &form, &submission.values).await {
             Ok(Attempt::Observed(obs)) => judge(&form, &obs, Some(&ferg)),
@@ -592,7 +605,7 @@ async fn test_form(
     under_test: FormUnderTest<'_>,
     on_event: &mut (dyn FnMut(FormsEvent) + Send),
 ) -> Result<FormResult, BrowserError> {
-    let mut submitter = Submitter::new(browser);
+    let mut submitter = Submitter::new(browser, config.login.as_ref());
     let result = test_form_with(&mut submitter, config, under_test, on_event).await;
     submitter.close().await;
     result
@@ -976,12 +989,18 @@ enum Attempt {
 /// fresh browser context, without the cost of one.
 struct Submitter<'b> {
     browser: &'b Browser,
+    /// How to log in before each submission (the tab forgets the session with the rest).
+    login: Option<&'b Login>,
     tab: Option<Tab>,
 }
 
 impl<'b> Submitter<'b> {
-    fn new(browser: &'b Browser) -> Self {
-        Submitter { browser, tab: None }
+    fn new(browser: &'b Browser, login: Option<&'b Login>) -> Self {
+        Submitter {
+            browser,
+            login,
+            tab: None,
+        }
     }
 
     /// Opens `url`, gives the form `values`, submits it and reads every channel of
@@ -1002,6 +1021,12 @@ impl<'b> Submitter<'b> {
             },
             None => self.browser.new_tab().await?,
         };
+        if let Some(login) = self.login
+            && let Err(e) = log_in(&mut tab, login).await
+        {
+            self.tab = Some(tab);
+            return Ok(Attempt::Failed(format!("logging in failed: {e}")));
+        }
         let attempt = submit_in(&mut tab, url, form, values).await;
         match attempt {
             Ok(a) => {

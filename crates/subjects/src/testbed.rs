@@ -60,6 +60,10 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/members/projects", get(members_projects))
         .route("/t/members/projects/archive", get(members_archive))
         .route("/t/members/leave", get(members_leave))
+        .route(
+            "/t/members/profile",
+            get(members_profile).post(members_profile_save),
+        )
         .route("/t/third-party", get(third_party))
         .route("/t/iframe", get(iframe))
         .route("/t/delayed", get(delayed))
@@ -852,6 +856,20 @@ async fn members_archive(headers: axum::http::HeaderMap) -> Response {
         r#"<p>Old projects.</p><p><a href="/t/members/projects">Projects</a></p>
 <script>console.error('members: the archive failed to load');</script>"#,
     )
+}
+
+const PROFILE_FORM: &str = r#"<form method="post" action="/t/members/profile">
+<label for="display">Display name</label> <input id="display" name="display" required minlength="3"><br>
+<button type="submit">Save profile</button>
+</form>"#;
+
+/// A form only members reach: a display name of at least 3 characters.
+async fn members_profile(headers: axum::http::HeaderMap) -> Response {
+    members_page(&headers, "Profile", PROFILE_FORM)
+}
+
+async fn members_profile_save(headers: axum::http::HeaderMap) -> Response {
+    members_page(&headers, "Profile", "<p>Profile saved.</p>")
 }
 
 async fn members_leave() -> Response {
