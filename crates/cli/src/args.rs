@@ -205,6 +205,23 @@ pub(crate) struct RunArgs {
     /// Don't collect JavaScript coverage.
     #[arg(long)]
     pub no_coverage: bool,
+    /// An OpenAI-compatible server asked about each form a form session studies (its
+    /// constraints and values); key in CURIO_LLM_API_KEY.
+    #[arg(
+        long,
+        value_name = "URL",
+        env = "CURIO_LLM_URL",
+        requires = "llm_model"
+    )]
+    pub llm_url: Option<String>,
+    /// The model to ask at --llm-url.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "CURIO_LLM_MODEL",
+        requires = "llm_url"
+    )]
+    pub llm_model: Option<String>,
 }
 
 #[derive(Debug, Args)]

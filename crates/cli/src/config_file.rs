@@ -239,6 +239,8 @@ impl ConfigFile {
                 *slot = !on;
             }
         };
+        set(&mut run.llm_url, g("llm_url"), self.llm.url.clone());
+        set(&mut run.llm_model, g("llm_model"), self.llm.model.clone());
         off(
             &mut run.no_default_deny,
             "no_default_deny",

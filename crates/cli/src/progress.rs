@@ -57,6 +57,7 @@ pub(crate) async fn explore(config: RunConfig) -> Result<RunOutcome, Failure> {
         RunEvent::Finding { id, kind, message } => {
             bar.println(format!("finding #{}: {}: {message}", id.0, kind.as_str()));
         }
+        RunEvent::Note(note) => bar.println(format!("note: {note}")),
         RunEvent::Finished { .. } => bar.finish_and_clear(),
     };
     let result = curio_runner::explore(config, &mut on_event).await;

@@ -155,6 +155,7 @@ pub(crate) fn run_config(
         screenshots: !run.no_screenshots,
         login: extras.login,
         pages: extras.pages,
+        llm: model_config(run.llm_url.as_deref(), run.llm_model.as_deref())?,
         browser: browser_config,
     })
 }
@@ -251,6 +252,24 @@ pub(crate) fn forms_config(
         llm: llm_config(forms)?,
         login: extras.login,
     })
+}
+
+/// The model of `curio explore --llm-url --llm-model`, its key from the environment.
+fn model_config(
+    url: Option<&str>,
+    model: Option<&str>,
+) -> Result<Option<curio_llm::LlmConfig>, Failure> {
+    let (Some(url), Some(model)) = (url, model) else {
+        return Ok(None);
+    };
+    match url::Url::parse(url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(Some(
+            curio_llm::LlmConfig::from_env_key(url.trim_end_matches('/'), model),
+        )),
+        _ => Err(Failure::Usage(format!(
+            "--llm-url {url:?} is not an http(s) URL"
+        ))),
+    }
 }
 
 /// The language model of `--llm-url` and `--llm-model`, its key from the environment.

@@ -394,3 +394,35 @@ async fn the_ferg_can_embed_with_the_endpoint() {
     assert!(String::from_utf8_lossy(&done.stderr).contains("--llm-embed-model"));
     testbed.shutdown().await;
 }
+
+/// `curio explore --llm-url`: the form session that studies a form asks the model too,
+/// so exploring types the coupon the shop takes (which no rule knows) and gets past it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explore_form_sessions_ask_the_model() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/coupon");
+    let (llm, prompts) = model_server().await;
+    let out = tempfile::tempdir().unwrap();
+    let done = Command::new(env!("CARGO_BIN_EXE_curio"))
+        .args(["explore", &url, "--out", out.path().to_str().unwrap()])
+        .args(["--max-actions", "25", "--seed", "1", "--no-verify"])
+        .args(["--llm-url", &llm, "--llm-model", "coupon-expert"])
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .expect("run curio");
+    testbed.shutdown().await;
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert!(matches!(done.status.code(), Some(0 | 1)), "{err}");
+    assert!(!prompts.lock().unwrap().is_empty(), "the model was asked");
+    let record =
+        curio_record::RunRecord::read_json(&out.path().join("record.json")).expect("record");
+    assert!(
+        record
+            .steps
+            .iter()
+            .any(|s| s.step.value.as_deref() == Some("GIFT-7731")),
+        "the form macro typed the model's code: {:?}",
+        record.steps
+    );
+}

@@ -193,6 +193,9 @@ pub struct RunConfig {
     pub login: Option<Login>,
     /// Which of the app's pages may be explored.
     pub pages: PageFilter,
+    /// A language model asked about each form a form session studies (its constraints
+    /// and values), answers cached in the run store.
+    pub llm: Option<curio_llm::LlmConfig>,
     pub browser: BrowserConfig,
 }
 
@@ -223,6 +226,7 @@ impl RunConfig {
             "origins": self.browser.scope.origins(),
             "pages": self.pages.describe(),
             "login": self.login.as_ref().map(Login::describe),
+            "llm": self.llm.as_ref().map(|l| l.model.clone()),
             "coverage": self.browser.coverage,
         })
     }

@@ -10,7 +10,7 @@ use curio_browser::{Browser, BrowserError, CoverageMap, LaunchError, Outcome, Ta
 use curio_explorer::{Learner, LearnerConfig};
 use curio_forms::HeuristicFiller;
 
-use crate::forms::solve_form;
+use crate::forms::{SessionTools, solve_form};
 use crate::solved::{Solved, SolvedFiller, form_signature};
 use curio_page::{
     DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
@@ -64,6 +64,8 @@ pub enum RunEvent {
         /// Forms studied by a form-testing session so far (`form-sessions`).
         forms: u32,
     },
+    /// Something the user should know that is not a failure of the app.
+    Note(String),
     Finished {
         summary: RunSummary,
     },
@@ -134,6 +136,10 @@ pub async fn explore(
         config: config.describe(),
     };
     let run = store.begin_run(&meta)?;
+    let llm = match &config.llm {
+        Some(llm) => connect_model(llm, &config.store_path(), on_event).await,
+        None => None,
+    };
     on_event(RunEvent::Started {
         run,
         browser: browser.version().to_string(),
@@ -183,6 +189,7 @@ pub async fn explore(
         browser_time: Duration::ZERO,
         replay_time: Duration::ZERO,
         transitions: HashMap::new(),
+        llm,
         store_trouble: None,
         started: Instant::now(),
         last_progress: None,
@@ -306,6 +313,8 @@ struct Explorer {
     replay_time: Duration,
     /// Each distinct (from, to, move) with its number in the record and its count.
     transitions: HashMap<(u32, Option<u32>, String), (u32, u32)>,
+    /// The model asked in form sessions, when one is configured and answered its check.
+    llm: Option<curio_llm::LlmClient>,
     /// A store error met where it could not be returned (placing a page), returned at
     /// the next progress point.
     store_trouble: Option<StoreError>,
@@ -547,8 +556,12 @@ impl Explorer {
                 continue;
             }
             let t = Instant::now();
+            let tools = SessionTools {
+                browser: &self.browser,
+                llm: self.llm.as_ref(),
+            };
             let accepted = solve_form(
-                &self.browser,
+                tools,
                 &current.page.url,
                 &current.page,
                 &current.snapshot,
@@ -981,6 +994,29 @@ impl Explorer {
         write.map_err(|source| RunError::Output { path, source })?;
         self.store.set_finding_screenshot(self.run, id, &rel)?;
         Ok(())
+    }
+}
+
+/// The model at `config`, checked: `None`, with a note saying why, when it cannot be
+/// used; form sessions then go on with the built-in rules alone.
+async fn connect_model(
+    config: &curio_llm::LlmConfig,
+    store: &std::path::Path,
+    on_event: &mut (dyn FnMut(RunEvent) + Send),
+) -> Option<curio_llm::LlmClient> {
+    let cache = curio_llm::ResponseCache::open(store).ok();
+    let checked = match curio_llm::LlmClient::new(config.clone(), cache) {
+        Ok(client) => client.check().await.map(|()| client),
+        Err(e) => Err(e),
+    };
+    match checked {
+        Ok(client) => Some(client),
+        Err(e) => {
+            on_event(RunEvent::Note(format!(
+                "{e}; form sessions go on with the built-in rules alone"
+            )));
+            None
+        }
     }
 }
 

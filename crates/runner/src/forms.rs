@@ -534,8 +534,15 @@ pub(crate) const EXPLORE_SESSION_SUBMISSIONS: usize = 6;
 /// Values that get form `index` of `page` (at `url`) accepted: a form-testing session
 /// that only reaches a success, learning the rules from the form's messages, each
 /// submission in a fresh context. `None` when no submission succeeded.
+/// What a form session inside `explore` works with.
+#[derive(Clone, Copy)]
+pub(crate) struct SessionTools<'a> {
+    pub browser: &'a Browser,
+    pub llm: Option<&'a LlmClient>,
+}
+
 pub(crate) async fn solve_form(
-    browser: &Browser,
+    tools: SessionTools<'_>,
     url: &str,
     page: &Page,
     snapshot: &DomSnapshot,
@@ -548,19 +555,32 @@ pub(crate) async fn solve_form(
     let dom = form_dom(snapshot, page, form.id);
     let ferg = Ferg::build(&form, &dom, &LexicalEmbedder, seed);
     let (y, m, d) = today();
+    let today_text = format!("{y:04}-{m:02}-{d:02}");
     let config = SessionConfig {
         max_submissions: EXPLORE_SESSION_SUBMISSIONS,
         max_reach: EXPLORE_SESSION_SUBMISSIONS,
         refine: true,
         negate: false,
         probe: false,
-        today: Some(format!("{y:04}-{m:02}-{d:02}")),
+        today: Some(today_text.clone()),
     };
-    let inferred = infer(&form, Some(&ferg), today());
+    let mut inferred = infer(&form, Some(&ferg), today());
+    let mut known_examples = examples(&form, Some(&ferg));
+    // The model's rules and values, when there is one; its problems only cost help.
+    if let Some(client) = tools.llm {
+        let (proposed, _, _) = ask_llm(client, &form, &ferg, &inferred, &today_text).await;
+        inferred.extend(proposed);
+        let (values, _) = ask_values(client, &form, &ferg, &inferred, &today_text).await;
+        for (list, value) in known_examples.iter_mut().zip(values) {
+            if let Some(v) = value {
+                list.insert(0, v);
+            }
+        }
+    }
     let mut session = FormSession::new(form.clone(), inferred, config, seed);
     let mut solver = ConstraintSolver::new(HeuristicFiller::new(dictionary.clone(), today()))
-        .with_examples(examples(&form, Some(&ferg)));
-    let mut submitter = Submitter::new(browser, login);
+        .with_examples(known_examples);
+    let mut submitter = Submitter::new(tools.browser, login);
     while let Some(submission) = session.next(&mut solver) {
         let feedback = match submitter.submit(url, &form, &submission.values).await {
             Ok(Attempt::Observed(obs)) => judge(&form, &obs, Some(&ferg)),
