@@ -10,7 +10,7 @@ use curio_browser::{Browser, BrowserError, CoverageMap, LaunchError, Outcome, Ta
 use curio_explorer::{Learner, LearnerConfig};
 use curio_forms::HeuristicFiller;
 
-use crate::forms::{SessionTools, solve_form};
+use crate::forms::{SessionTools, connect_model, solve_form};
 use crate::solved::{Solved, SolvedFiller, form_signature};
 use curio_page::{
     DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
@@ -137,7 +137,10 @@ pub async fn explore(
     };
     let run = store.begin_run(&meta)?;
     let llm = match &config.llm {
-        Some(llm) => connect_model(llm, &config.store_path(), on_event).await,
+        Some(llm) => {
+            let mut note = |n: String| on_event(RunEvent::Note(n));
+            connect_model(llm, &config.store_path(), &mut note, "form sessions go on").await
+        }
         None => None,
     };
     on_event(RunEvent::Started {
@@ -994,29 +997,6 @@ impl Explorer {
         write.map_err(|source| RunError::Output { path, source })?;
         self.store.set_finding_screenshot(self.run, id, &rel)?;
         Ok(())
-    }
-}
-
-/// The model at `config`, checked: `None`, with a note saying why, when it cannot be
-/// used; form sessions then go on with the built-in rules alone.
-async fn connect_model(
-    config: &curio_llm::LlmConfig,
-    store: &std::path::Path,
-    on_event: &mut (dyn FnMut(RunEvent) + Send),
-) -> Option<curio_llm::LlmClient> {
-    let cache = curio_llm::ResponseCache::open(store).ok();
-    let checked = match curio_llm::LlmClient::new(config.clone(), cache) {
-        Ok(client) => client.check().await.map(|()| client),
-        Err(e) => Err(e),
-    };
-    match checked {
-        Ok(client) => Some(client),
-        Err(e) => {
-            on_event(RunEvent::Note(format!(
-                "{e}; form sessions go on with the built-in rules alone"
-            )));
-            None
-        }
     }
 }
 

@@ -410,12 +410,23 @@ async fn connect_llm(
     out_dir: &std::path::Path,
     on_event: &mut (dyn FnMut(FormsEvent) + Send),
 ) -> Option<LlmClient> {
-    let cache = match ResponseCache::open(&out_dir.join("runs.db")) {
+    let mut note = |n: String| on_event(FormsEvent::Note(n));
+    connect_model(config, &out_dir.join("runs.db"), &mut note, "going on").await
+}
+
+/// The model at `config` with its answers cached in the run store `store`, checked;
+/// `None` when it cannot be used, with a note saying why and that the run is `going on`
+/// with the built-in rules alone.
+pub(crate) async fn connect_model(
+    config: &LlmConfig,
+    store: &std::path::Path,
+    note: &mut (dyn FnMut(String) + Send),
+    going_on: &str,
+) -> Option<LlmClient> {
+    let cache = match ResponseCache::open(store) {
         Ok(c) => Some(c),
         Err(e) => {
-            on_event(FormsEvent::Note(format!(
-                "{e}; model answers are not cached"
-            )));
+            note(format!("{e}; model answers are not cached"));
             None
         }
     };
@@ -426,9 +437,7 @@ async fn connect_llm(
     match checked {
         Ok(client) => Some(client),
         Err(e) => {
-            on_event(FormsEvent::Note(format!(
-                "{e}; going on with the built-in rules alone"
-            )));
+            note(format!("{e}; {going_on} with the built-in rules alone"));
             None
         }
     }
