@@ -205,22 +205,20 @@ pub(crate) struct RunArgs {
     /// Don't collect JavaScript coverage.
     #[arg(long)]
     pub no_coverage: bool,
-    /// An OpenAI-compatible server asked about each form a form session studies (its
-    /// constraints and values); key in CURIO_LLM_API_KEY.
-    #[arg(
-        long,
-        value_name = "URL",
-        env = "CURIO_LLM_URL",
-        requires = "llm_model"
-    )]
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+/// The language model asked about forms, by `explore`'s form sessions and by `forms`.
+#[derive(Debug, Args, Default)]
+pub(crate) struct ModelArgs {
+    /// An OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio) asked for
+    /// each field's constraints and a value besides the built-in rules, e.g.
+    /// http://127.0.0.1:11434/v1; its key, if it needs one, in CURIO_LLM_API_KEY.
+    #[arg(long, value_name = "URL", env = "CURIO_LLM_URL")]
     pub llm_url: Option<String>,
     /// The model to ask at --llm-url.
-    #[arg(
-        long,
-        value_name = "NAME",
-        env = "CURIO_LLM_MODEL",
-        requires = "llm_url"
-    )]
+    #[arg(long, value_name = "NAME", env = "CURIO_LLM_MODEL")]
     pub llm_model: Option<String>,
 }
 
@@ -261,26 +259,10 @@ pub(crate) struct FormsArgs {
     /// model, Curio says so and uses `lexical`.
     #[arg(long, value_name = "NAME", default_value = "lexical", value_parser = ["lexical", "minilm", "llm"])]
     pub embedder: String,
-    /// An OpenAI-compatible server (OpenAI, Ollama, llama.cpp, vLLM, LM Studio) to ask for
-    /// each field's constraints besides the built-in rules, e.g.
-    /// http://127.0.0.1:11434/v1; its key, if it needs one, in CURIO_LLM_API_KEY.
-    #[arg(long, value_name = "URL", env = "CURIO_LLM_URL")]
-    pub llm_url: Option<String>,
-    /// The model to ask at --llm-url.
-    #[arg(
-        long,
-        value_name = "NAME",
-        env = "CURIO_LLM_MODEL",
-        requires = "llm_url"
-    )]
-    pub llm_model: Option<String>,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// The embedding model at --llm-url, for `--embedder llm`.
-    #[arg(
-        long,
-        value_name = "NAME",
-        env = "CURIO_LLM_EMBED_MODEL",
-        requires = "llm_url"
-    )]
+    #[arg(long, value_name = "NAME", env = "CURIO_LLM_EMBED_MODEL")]
     pub llm_embed_model: Option<String>,
 }
 

@@ -14,7 +14,7 @@ use regex::Regex;
 use serde::Deserialize;
 use url::Url;
 
-use crate::args::{BrowserArgs, FormsArgs, ReportArgs, RunArgs, parse_duration};
+use crate::args::{BrowserArgs, FormsArgs, ModelArgs, ReportArgs, RunArgs, parse_duration};
 use crate::validate::Failure;
 
 /// The file read when `--config` is not given, if it exists.
@@ -239,8 +239,7 @@ impl ConfigFile {
                 *slot = !on;
             }
         };
-        set(&mut run.llm_url, g("llm_url"), self.llm.url.clone());
-        set(&mut run.llm_model, g("llm_model"), self.llm.model.clone());
+        self.apply_model(&mut run.model, m);
         off(
             &mut run.no_default_deny,
             "no_default_deny",
@@ -303,12 +302,25 @@ impl ConfigFile {
         set_value(&mut forms.only, g("only"), &self.forms.only);
         set_value(&mut forms.disable, g("disable"), &self.forms.disable);
         set_value(&mut forms.seed, g("seed"), &self.seed);
-        set(&mut forms.llm_url, g("llm_url"), self.llm.url.clone());
-        set(&mut forms.llm_model, g("llm_model"), self.llm.model.clone());
+        self.apply_model(&mut forms.model, m);
         set(
             &mut forms.llm_embed_model,
             g("llm_embed_model"),
             self.llm.embed_model.clone(),
+        );
+    }
+
+    /// Fills the model flags not given on the command line from the file.
+    fn apply_model(&self, model: &mut ModelArgs, m: &ArgMatches) {
+        set(
+            &mut model.llm_url,
+            given(m, "llm_url"),
+            self.llm.url.clone(),
+        );
+        set(
+            &mut model.llm_model,
+            given(m, "llm_model"),
+            self.llm.model.clone(),
         );
     }
 

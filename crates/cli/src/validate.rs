@@ -11,6 +11,7 @@ use curio_page::UrlNormalization;
 use curio_runner::{ActionGuard, Embedder, FormsConfig, RunConfig, RunError, StrategyKind};
 use url::Url;
 
+use crate::args::ModelArgs;
 use crate::args::{BrowserArgs, FormsArgs, RunArgs};
 use crate::config_file::Extras;
 
@@ -155,7 +156,7 @@ pub(crate) fn run_config(
         screenshots: !run.no_screenshots,
         login: extras.login,
         pages: extras.pages,
-        llm: model_config(run.llm_url.as_deref(), run.llm_model.as_deref())?,
+        llm: model_config(&run.model, None)?,
         browser: browser_config,
     })
 }
@@ -237,10 +238,11 @@ pub(crate) fn forms_config(
         use_ferg: !off("ferg"),
         embedder: match forms.embedder.as_str() {
             "minilm" => Embedder::MiniLm,
-            "llm" => match (llm_base(forms)?, &forms.llm_embed_model) {
-                (Some(url), Some(model)) => {
-                    Embedder::Endpoint(curio_llm::LlmConfig::from_env_key(url, model.clone()))
-                }
+            "llm" => match (&forms.model.llm_url, &forms.llm_embed_model) {
+                (Some(url), Some(model)) => Embedder::Endpoint(curio_llm::LlmConfig::from_env_key(
+                    checked_llm_url(url)?,
+                    model.clone(),
+                )),
                 _ => {
                     return Err(Failure::Usage(
                         "--embedder llm needs --llm-url and --llm-embed-model".to_string(),
@@ -249,56 +251,40 @@ pub(crate) fn forms_config(
             },
             _ => Embedder::Lexical,
         },
-        llm: llm_config(forms)?,
+        llm: model_config(&forms.model, forms.llm_embed_model.as_deref())?,
         login: extras.login,
     })
 }
 
-/// The model of `curio explore --llm-url --llm-model`, its key from the environment.
+/// The model of `--llm-url` and `--llm-model`, its key from the environment. A URL
+/// without a chat model is allowed when it serves `embed_model` (`curio forms
+/// --embedder llm`).
 fn model_config(
-    url: Option<&str>,
-    model: Option<&str>,
+    model: &ModelArgs,
+    embed_model: Option<&str>,
 ) -> Result<Option<curio_llm::LlmConfig>, Failure> {
-    let (Some(url), Some(model)) = (url, model) else {
-        return Ok(None);
-    };
-    match url::Url::parse(url) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(Some(
-            curio_llm::LlmConfig::from_env_key(url.trim_end_matches('/'), model),
+    match (&model.llm_url, &model.llm_model) {
+        (Some(url), Some(name)) => Ok(Some(curio_llm::LlmConfig::from_env_key(
+            checked_llm_url(url)?,
+            name.clone(),
+        ))),
+        (Some(url), None) if embed_model.is_some() => checked_llm_url(url).map(|_| None),
+        (Some(_), None) => Err(Failure::Usage(
+            "--llm-url needs --llm-model (to ask for constraints and values) or, for curio forms, --llm-embed-model (with --embedder llm)".to_string(),
         )),
+        (None, Some(_)) => Err(Failure::Usage("--llm-model needs --llm-url".to_string())),
+        (None, None) => Ok(None),
+    }
+}
+
+/// `--llm-url`, checked: an http(s) URL, without a trailing slash.
+fn checked_llm_url(url: &str) -> Result<&str, Failure> {
+    match url::Url::parse(url) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(url.trim_end_matches('/')),
         _ => Err(Failure::Usage(format!(
             "--llm-url {url:?} is not an http(s) URL"
         ))),
     }
-}
-
-/// The language model of `--llm-url` and `--llm-model`, its key from the environment.
-fn llm_config(forms: &FormsArgs) -> Result<Option<curio_llm::LlmConfig>, Failure> {
-    let (Some(url), Some(model)) = (llm_base(forms)?, &forms.llm_model) else {
-        return Ok(None);
-    };
-    Ok(Some(curio_llm::LlmConfig::from_env_key(url, model.clone())))
-}
-
-/// The checked `--llm-url`, if given; it needs a model to ask.
-fn llm_base(forms: &FormsArgs) -> Result<Option<&str>, Failure> {
-    let Some(url) = &forms.llm_url else {
-        return Ok(None);
-    };
-    match url::Url::parse(url) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") => {}
-        _ => {
-            return Err(Failure::Usage(format!(
-                "--llm-url {url:?} is not an http(s) URL"
-            )));
-        }
-    }
-    if forms.llm_model.is_none() && forms.llm_embed_model.is_none() {
-        return Err(Failure::Usage(
-            "--llm-url needs --llm-model (to ask for constraints) or --llm-embed-model (with --embedder llm)".to_string(),
-        ));
-    }
-    Ok(Some(url.trim_end_matches('/')))
 }
 
 /// The browser for `curio replay`: scoped like the run that is replayed.

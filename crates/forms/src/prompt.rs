@@ -57,20 +57,7 @@ pub fn constraint_prompt(form: &Form, ferg: &Ferg, index: usize, today: &str) ->
         .map(|(f, r)| format!("{r} ({})", f.label().unwrap_or("no label")))
         .collect();
     out.push_str(&format!("Fields: {}\n\n", labels.join(", ")));
-    let field = &form.fields[index];
-    out.push_str(&format!(
-        "Input field '{}':\n{}\n\n",
-        refs[index],
-        field_html(field)
-    ));
-    let context = ferg.context(index);
-    if !context.is_empty() {
-        out.push_str("Local context:\n");
-        for text in context {
-            out.push_str(&format!("- {text}\n"));
-        }
-        out.push('\n');
-    }
+    push_field(&mut out, form, ferg, &refs, index);
     let related: Vec<usize> = ferg
         .related(index)
         .into_iter()
@@ -182,19 +169,7 @@ pub fn value_prompt(
     if let Some(title) = form.title.as_deref().or(form.name.as_deref()) {
         out.push_str(&format!("Form: {title}\n"));
     }
-    out.push_str(&format!(
-        "Input field '{}':\n{}\n\n",
-        refs[index],
-        field_html(&form.fields[index])
-    ));
-    let context = ferg.context(index);
-    if !context.is_empty() {
-        out.push_str("Local context:\n");
-        for text in context {
-            out.push_str(&format!("- {text}\n"));
-        }
-        out.push('\n');
-    }
+    push_field(&mut out, form, ferg, &refs, index);
     let own: Vec<&Constraint> = constraints
         .iter()
         .filter(|c| c.field == refs[index])
@@ -239,6 +214,23 @@ pub fn value_from_answer(answer: &str) -> Option<String> {
         .trim();
     let value = line.trim_matches(|c| matches!(c, '"' | '\'' | '`')).trim();
     (!value.is_empty() && value.chars().count() <= 200).then(|| value.to_string())
+}
+
+/// The field asked about: its HTML, and its local context from the FERG.
+fn push_field(out: &mut String, form: &Form, ferg: &Ferg, refs: &[String], index: usize) {
+    out.push_str(&format!(
+        "Input field '{}':\n{}\n\n",
+        refs[index],
+        field_html(&form.fields[index])
+    ));
+    let context = ferg.context(index);
+    if !context.is_empty() {
+        out.push_str("Local context:\n");
+        for text in context {
+            out.push_str(&format!("- {text}\n"));
+        }
+        out.push('\n');
+    }
 }
 
 /// The field as HTML: its tag and the attributes that carry rules.
