@@ -3,6 +3,11 @@
 //! gave belongs to that form alone, for each variant (everything on, and FormNexus'
 //! ablations: no relation graph, no feedback loop, no negation, no probes) and seed.
 //!
+//! With a model (`--llm-local GGUF`, or `--llm-url` and `--llm-model`) the `llm`
+//! variants compare the built-in rules with rules plus the model, the model alone
+//! (FormNexus' own way), and the paper's prompt ablations: no FERG context, no date, no
+//! form context, no feedback.
+//!
 //! Per form and overall it prints, as FormNexus defines them: FSS coverage (the share of
 //! the form's ground-truth states the app recorded giving) and passing rate (the share
 //! of forms Curio got a successful submission through), with submissions and seconds per
@@ -18,8 +23,8 @@ use clap::Parser;
 use curio_subjects::{GALLERY_FORMS, GalleryForm, Subject};
 use serde::Serialize;
 
-/// The variants, by name: what each disables.
-const VARIANTS: [(&str, &[&str]); 7] = [
+/// The variants, by name: what each disables. Those named `llm…` ask the model too.
+const VARIANTS: [(&str, &[&str]); 13] = [
     ("full", &[]),
     ("no-ferg", &["--disable", "ferg"]),
     ("no-feedback", &["--disable", "feedback"]),
@@ -27,6 +32,12 @@ const VARIANTS: [(&str, &[&str]); 7] = [
     ("no-probes", &["--disable", "probes"]),
     ("lexical", &["--embedder", "lexical"]),
     ("minilm", &["--embedder", "minilm"]),
+    ("llm", &[]),
+    ("llm-only", &["--disable", "rules"]),
+    ("llm-no-ferg", &["--disable", "prompt-ferg"]),
+    ("llm-no-date", &["--disable", "prompt-date"]),
+    ("llm-no-form", &["--disable", "prompt-form"]),
+    ("llm-no-feedback", &["--disable", "feedback"]),
 ];
 
 #[derive(Debug, Parser)]
@@ -36,9 +47,21 @@ const VARIANTS: [(&str, &[&str]); 7] = [
 )]
 struct Args {
     /// Variants, comma-separated: full, no-ferg, no-feedback, no-negation, no-probes,
-    /// lexical, minilm (the FERG's text embedder).
+    /// lexical, minilm (the FERG's text embedder), and with a model llm (rules and
+    /// model), llm-only (the model alone), llm-no-ferg, llm-no-date, llm-no-form,
+    /// llm-no-feedback.
     #[arg(long, default_value = "full", value_delimiter = ',')]
     variants: Vec<String>,
+    /// The GGUF model the `llm` variants run in process (a curio built with the
+    /// local-llm feature).
+    #[arg(long, value_name = "GGUF")]
+    llm_local: Option<PathBuf>,
+    /// The OpenAI-compatible server the `llm` variants ask, instead of --llm-local.
+    #[arg(long, value_name = "URL")]
+    llm_url: Option<String>,
+    /// The model at --llm-url.
+    #[arg(long, value_name = "NAME")]
+    llm_model: Option<String>,
     /// Seeds, comma-separated.
     #[arg(long, default_value = "1", value_delimiter = ',')]
     seeds: Vec<u64>,
@@ -74,6 +97,9 @@ struct FormRun {
     submissions: usize,
     session_seconds: f64,
     wall_seconds: f64,
+    /// Prompt and answer tokens the model used for this form (none from a cache: every
+    /// run starts with an empty store).
+    tokens: u64,
 }
 
 impl FormRun {
@@ -104,6 +130,11 @@ async fn main() -> Result<()> {
             bail!(
                 "unknown variant {v:?} (known: {})",
                 VARIANTS.map(|(n, _)| n).join(", ")
+            );
+        }
+        if v.starts_with("llm") && model_args(&args).is_empty() {
+            bail!(
+                "variant {v} needs a model: --llm-local GGUF (scripts/fetch-smollm2), or --llm-url and --llm-model"
             );
         }
     }
@@ -174,6 +205,9 @@ async fn one_form(
         .map(|(_, a)| *a)
         .unwrap_or_default();
     cmd.args(extra);
+    if variant.starts_with("llm") {
+        cmd.args(model_args(args));
+    }
     let log = std::fs::File::create(dir.join("curio.log"))?;
     let started = Instant::now();
     let status = cmd
@@ -232,7 +266,24 @@ async fn one_form(
         submissions: result["report"]["submissions"].as_u64().unwrap_or(0) as usize,
         session_seconds: result["session_seconds"].as_f64().unwrap_or(0.0),
         wall_seconds,
+        tokens: ["prompt_tokens", "completion_tokens"]
+            .iter()
+            .map(|k| result["llm"][k].as_u64().unwrap_or(0))
+            .sum(),
     })
+}
+
+/// The model flags for `curio forms`; empty when no model was given.
+fn model_args(args: &Args) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(path) = &args.llm_local {
+        out.push("--llm-local".to_string());
+        out.push(path.display().to_string());
+    } else if let (Some(url), Some(model)) = (&args.llm_url, &args.llm_model) {
+        out.extend(["--llm-url".to_string(), url.clone()]);
+        out.extend(["--llm-model".to_string(), model.clone()]);
+    }
+    out
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -270,16 +321,44 @@ fn print_tables(runs: &[FormRun], args: &Args) {
             r.missed.join(" ")
         );
     }
+    if args.variants.len() > 1 {
+        println!("\nStates covered per form and variant (summed over seeds):");
+        print!("{:<12}", "form");
+        for v in &args.variants {
+            print!(" {v:>16}");
+        }
+        println!();
+        let mut forms: Vec<&str> = Vec::new();
+        for r in runs {
+            if !forms.contains(&r.form.as_str()) {
+                forms.push(&r.form);
+            }
+        }
+        for form in forms {
+            print!("{form:<12}");
+            for v in &args.variants {
+                let rs: Vec<&FormRun> = runs
+                    .iter()
+                    .filter(|r| r.form == form && r.variant == *v)
+                    .collect();
+                let covered: usize = rs.iter().map(|r| r.covered.len()).sum();
+                let states: usize = rs.iter().map(|r| r.states).sum();
+                print!(" {:>16}", format!("{covered}/{states}"));
+            }
+            println!();
+        }
+    }
     println!("\nOverall (mean FSS coverage over forms, passing rate, medians per form):");
     println!(
-        "{:<12} {:>6} {:>13} {:>12} {:>16} {:>14} {:>16}",
+        "{:<16} {:>6} {:>13} {:>12} {:>16} {:>14} {:>16} {:>13}",
         "variant",
         "forms",
         "FSS coverage",
         "passing",
         "tests reproduced",
         "submissions",
-        "seconds/form"
+        "seconds/form",
+        "tokens/form"
     );
     let mut by_variant: BTreeMap<&str, Vec<&FormRun>> = BTreeMap::new();
     for r in runs {
@@ -295,7 +374,7 @@ fn print_tables(runs: &[FormRun], args: &Args) {
         let tests: usize = rs.iter().map(|r| r.curio_states).sum();
         let reproduced: usize = rs.iter().map(|r| r.tests_reproduced).sum();
         println!(
-            "{:<12} {:>6} {:>12.1}% {:>11.1}% {:>10}/{:<5} {:>14.0} {:>16.1}",
+            "{:<16} {:>6} {:>12.1}% {:>11.1}% {:>10}/{:<5} {:>14.0} {:>16.1} {:>13.0}",
             v,
             rs.len(),
             coverage * 100.0,
@@ -304,6 +383,7 @@ fn print_tables(runs: &[FormRun], args: &Args) {
             tests,
             median(rs.iter().map(|r| r.submissions as f64).collect()),
             median(rs.iter().map(|r| r.session_seconds).collect()),
+            median(rs.iter().map(|r| r.tokens as f64).collect()),
         );
     }
 }

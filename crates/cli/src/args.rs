@@ -220,6 +220,14 @@ pub(crate) struct ModelArgs {
     /// The model to ask at --llm-url.
     #[arg(long, value_name = "NAME", env = "CURIO_LLM_MODEL")]
     pub llm_model: Option<String>,
+    /// A GGUF chat model to run in this process instead of a server, its answers held to
+    /// the shape Curio reads (a build with the local-llm feature; scripts/fetch-smollm2
+    /// installs SmolLM2-135M-Instruct).
+    #[arg(long, value_name = "GGUF", env = "CURIO_LLM_LOCAL")]
+    pub llm_local: Option<PathBuf>,
+    /// Threads the --llm-local model computes on.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub llm_threads: u32,
 }
 
 #[derive(Debug, Args)]
@@ -250,7 +258,10 @@ pub(crate) struct FormsArgs {
     pub inputs: Option<PathBuf>,
     /// Switch a part of form testing off, to measure what it is worth: the form's
     /// relation graph (hints and message attachment), learning rules from feedback,
-    /// negating each rule, probing each field. Repeatable.
+    /// negating each rule, probing each field; the built-in `rules` (leaving the model's
+    /// alone, FormNexus' own way); or a part of the model's prompts (`prompt-date`,
+    /// `prompt-form` for the form's title and labels, `prompt-ferg` for the field's local
+    /// context and related fields). Repeatable.
     #[arg(long, value_name = "PART", value_parser = clap::builder::PossibleValuesParser::new(FORM_PARTS))]
     pub disable: Vec<String>,
     /// How the form's relation graph compares texts: `lexical` (words and character
@@ -266,8 +277,18 @@ pub(crate) struct FormsArgs {
     pub llm_embed_model: Option<String>,
 }
 
-/// Names for `curio forms --disable`.
-pub(crate) const FORM_PARTS: [&str; 4] = ["ferg", "feedback", "negation", "probes"];
+/// Names for `curio forms --disable`: parts of the engine, the built-in `rules` (the
+/// model's constraints alone), and what the model's prompts give it.
+pub(crate) const FORM_PARTS: [&str; 8] = [
+    "ferg",
+    "feedback",
+    "negation",
+    "probes",
+    "rules",
+    "prompt-date",
+    "prompt-form",
+    "prompt-ferg",
+];
 
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Browser")]

@@ -140,6 +140,8 @@ pub(crate) struct LlmKeys {
     pub url: Option<String>,
     pub model: Option<String>,
     pub embed_model: Option<String>,
+    pub local: Option<PathBuf>,
+    pub threads: Option<u32>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -321,6 +323,16 @@ impl ConfigFile {
             &mut model.llm_model,
             given(m, "llm_model"),
             self.llm.model.clone(),
+        );
+        set(
+            &mut model.llm_local,
+            given(m, "llm_local"),
+            self.llm.local.clone(),
+        );
+        set_value(
+            &mut model.llm_threads,
+            given(m, "llm_threads"),
+            &self.llm.threads,
         );
     }
 

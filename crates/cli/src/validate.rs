@@ -216,6 +216,12 @@ pub(crate) fn forms_config(
         .coverage(false)
         .build();
     let off = |part: &str| forms.disable.iter().any(|d| d == part);
+    let llm = model_config(&forms.model, forms.llm_embed_model.as_deref())?;
+    if off("rules") && llm.is_none() {
+        return Err(Failure::Usage(
+            "--disable rules leaves the model's constraints alone, and needs a model (--llm-url and --llm-model, or --llm-local)".to_string(),
+        ));
+    }
     let session = SessionConfig {
         max_submissions: forms.max_submissions as usize,
         refine: !off("feedback"),
@@ -251,7 +257,13 @@ pub(crate) fn forms_config(
             },
             _ => Embedder::Lexical,
         },
-        llm: model_config(&forms.model, forms.llm_embed_model.as_deref())?,
+        llm,
+        prompt: curio_forms::prompt::PromptParts {
+            date: !off("prompt-date"),
+            form: !off("prompt-form"),
+            ferg: !off("prompt-ferg"),
+        },
+        rules: !off("rules"),
         login: extras.login,
     })
 }
@@ -263,6 +275,33 @@ fn model_config(
     model: &ModelArgs,
     embed_model: Option<&str>,
 ) -> Result<Option<curio_llm::LlmConfig>, Failure> {
+    if let Some(path) = &model.llm_local {
+        if model.llm_model.is_some() {
+            return Err(Failure::Usage(
+                "--llm-local and --llm-model name two models; give one".to_string(),
+            ));
+        }
+        if !curio_llm::LOCAL_AVAILABLE {
+            return Err(Failure::Usage(format!(
+                "--llm-local {}: {}",
+                path.display(),
+                curio_llm::LOCAL_UNAVAILABLE
+            )));
+        }
+        if !path.is_file() {
+            return Err(Failure::Usage(format!(
+                "--llm-local {}: no such file (scripts/fetch-smollm2 installs SmolLM2-135M-Instruct)",
+                path.display()
+            )));
+        }
+        if let Some(url) = &model.llm_url {
+            checked_llm_url(url)?;
+        }
+        return Ok(Some(curio_llm::LlmConfig {
+            threads: model.llm_threads.max(1) as usize,
+            ..curio_llm::LlmConfig::local(path)
+        }));
+    }
     match (&model.llm_url, &model.llm_model) {
         (Some(url), Some(name)) => Ok(Some(curio_llm::LlmConfig::from_env_key(
             checked_llm_url(url)?,

@@ -13,6 +13,8 @@ use curio_subjects::Subject;
 use serde_json::{Value, json};
 use tokio::process::Command;
 
+mod common;
+
 /// The model's answer to a constraint prompt: a true rule and a wrong one for the coupon
 /// code, and a repeat of what the markup says for the name; to a value prompt, a code
 /// of the shop's kind and a name.
@@ -94,9 +96,20 @@ async fn model_server_answering(answer: fn(&str) -> String) -> (String, Prompts)
 }
 
 async fn forms(url: &str, out: &std::path::Path, llm: Option<&str>) -> (Value, String) {
+    forms_with(url, out, llm, &[]).await
+}
+
+/// [`forms`] with more arguments.
+async fn forms_with(
+    url: &str,
+    out: &std::path::Path,
+    llm: Option<&str>,
+    more: &[&str],
+) -> (Value, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_curio"));
     cmd.args(["forms", url, "--out", out.to_str().unwrap()])
-        .args(["--max-submissions", "16", "--replays", "0"]);
+        .args(["--max-submissions", "16", "--replays", "0"])
+        .args(more);
     if let Some(llm) = llm {
         cmd.args(["--llm-url", llm, "--llm-model", "coupon-expert"]);
     }
@@ -274,6 +287,79 @@ async fn a_model_url_that_is_not_http_is_a_usage_error() {
     assert_eq!(done.status.code(), Some(2), "{err}");
     assert!(
         err.contains("--llm-url") && err.contains("ftp://models.example/v1"),
+        "{err}"
+    );
+}
+
+/// FormNexus' own way, for comparison: the model's constraints alone, none of the
+/// built-in rules'; and its prompt ablations, each leaving a part of the prompt out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_model_alone_and_the_prompt_ablations() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/coupon");
+    let (llm, prompts) = model_server().await;
+    let out = tempfile::tempdir().unwrap();
+    let (form, err) = forms_with(&url, out.path(), Some(&llm), &["--disable", "rules"]).await;
+    let sources: Vec<&str> = form["inferred"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["source"].as_str().unwrap())
+        .collect();
+    // The name's rule, which the markup also gives, now comes from the model.
+    assert_eq!(sources, ["llm", "llm", "llm"], "{form}\n{err}");
+    let starts = "expect(field('coupon')).toStartWithString('GIFT-')";
+    assert_eq!(verdict(&form, starts), "confirmed", "{form}");
+
+    let ablated = tempfile::tempdir().unwrap();
+    prompts.lock().unwrap().clear();
+    let (form, err) = forms_with(
+        &url,
+        ablated.path(),
+        Some(&llm),
+        &["--disable", "prompt-date", "--disable", "prompt-ferg"],
+    )
+    .await;
+    assert_eq!(verdict(&form, starts), "confirmed", "{form}\n{err}");
+    let asked = prompts.lock().unwrap().clone();
+    let coupon = asked
+        .iter()
+        .map(|b| b["messages"][1]["content"].as_str().unwrap())
+        .find(|p| p.contains("constraints of field 'coupon'"))
+        .unwrap();
+    assert!(!coupon.contains("Today's date"), "{coupon}");
+    assert!(
+        !coupon.contains("Local context") && !coupon.contains("Related fields"),
+        "{coupon}"
+    );
+    assert!(
+        coupon.contains("Form context:"),
+        "the form's context stays: {coupon}"
+    );
+    testbed.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_model_alone_needs_a_model() {
+    let (code, _, err) = common::run(&["forms", "http://127.0.0.1:9/", "--disable", "rules"]).await;
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--disable rules"), "{err}");
+}
+
+/// A build without the local-llm feature says so when asked for a local model.
+#[cfg(not(feature = "local-llm"))]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_model_needs_the_feature() {
+    let (code, _, err) = common::run(&[
+        "forms",
+        "http://127.0.0.1:9/",
+        "--llm-local",
+        "/models/small.gguf",
+    ])
+    .await;
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("/models/small.gguf") && err.contains("local-llm"),
         "{err}"
     );
 }

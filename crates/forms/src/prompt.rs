@@ -15,7 +15,7 @@
 use curio_page::{Field, Form};
 
 use crate::ferg::Ferg;
-use crate::lang::{Constraint, Template, parse_many};
+use crate::lang::{Applies, CmpOp, Constraint, Param, Template, parse_many};
 use crate::testing::field_refs;
 
 /// The system message of the constraint prompt: the language and what to write.
@@ -36,35 +36,70 @@ pub const VALUE_SYSTEM: &str = "You fill in one field of a web form with a reali
 value that keeps every constraint given, as a careful person would. Answer with the value \
 alone, on one line, without quotes or explanations. Dates are written YYYY-MM-DD.";
 
+/// What the prompts give the model besides the field's HTML. Everything by default;
+/// FormNexus' ablations take one part away at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PromptParts {
+    /// Today's date.
+    pub date: bool,
+    /// The form's title and the labels of all its fields.
+    pub form: bool,
+    /// What the FERG knows: the field's local context and its related fields.
+    pub ferg: bool,
+}
+
+impl Default for PromptParts {
+    fn default() -> Self {
+        PromptParts {
+            date: true,
+            form: true,
+            ferg: true,
+        }
+    }
+}
+
 /// Longest HTML of the field, and of each related field, given to the model.
 const MAX_HTML: usize = 400;
 /// Related fields named in the prompt, most related first.
 const MAX_RELATED: usize = 5;
 
 /// The user message of the constraint prompt for field `index` of `form`.
-pub fn constraint_prompt(form: &Form, ferg: &Ferg, index: usize, today: &str) -> String {
+pub fn constraint_prompt(
+    form: &Form,
+    ferg: &Ferg,
+    index: usize,
+    today: &str,
+    parts: PromptParts,
+) -> String {
     let refs = field_refs(form);
     let mut out = String::new();
-    out.push_str(&format!("Today's date: {today}\n\n"));
-    out.push_str("Form context:\n");
-    if let Some(title) = form.title.as_deref().or(form.name.as_deref()) {
-        out.push_str(&format!("Title: {title}\n"));
+    if parts.date {
+        out.push_str(&format!("Today's date: {today}\n\n"));
     }
-    let labels: Vec<String> = form
-        .fields
-        .iter()
-        .zip(&refs)
-        .map(|(f, r)| format!("{r} ({})", f.label().unwrap_or("no label")))
-        .collect();
-    out.push_str(&format!("Fields: {}\n\n", labels.join(", ")));
-    push_field(&mut out, form, ferg, &refs, index);
-    let related: Vec<usize> = ferg
-        .related(index)
-        .into_iter()
-        .map(|(i, _)| i)
-        .filter(|&i| i != index && i < form.fields.len())
-        .take(MAX_RELATED)
-        .collect();
+    if parts.form {
+        out.push_str("Form context:\n");
+        if let Some(title) = form.title.as_deref().or(form.name.as_deref()) {
+            out.push_str(&format!("Title: {title}\n"));
+        }
+        let labels: Vec<String> = form
+            .fields
+            .iter()
+            .zip(&refs)
+            .map(|(f, r)| format!("{r} ({})", f.label().unwrap_or("no label")))
+            .collect();
+        out.push_str(&format!("Fields: {}\n\n", labels.join(", ")));
+    }
+    push_field(&mut out, form, ferg, &refs, index, parts.ferg);
+    let related: Vec<usize> = if parts.ferg {
+        ferg.related(index)
+            .into_iter()
+            .map(|(i, _)| i)
+            .filter(|&i| i != index && i < form.fields.len())
+            .take(MAX_RELATED)
+            .collect()
+    } else {
+        Vec::new()
+    };
     if !related.is_empty() {
         out.push_str("Related fields, most related first:\n");
         for i in related {
@@ -83,6 +118,17 @@ pub fn constraint_prompt(form: &Form, ferg: &Ferg, index: usize, today: &str) ->
     out
 }
 
+/// A refused submission, as the feedback prompt tells it.
+#[derive(Debug, Clone, Copy)]
+pub struct Refusal<'a> {
+    /// The values tried, by field.
+    pub tried: &'a [String],
+    /// What the form said: about a field (by index), or about the form as a whole.
+    pub feedback: &'a [(Option<usize>, String)],
+    /// The constraints known so far.
+    pub known: &'a [Constraint],
+}
+
 /// The constraint prompt after a refused submission: the values tried, what the form
 /// said about this field (inline feedback) and about the form as a whole (global), and
 /// the constraints already known for the field, so that the model adds what explains
@@ -92,12 +138,16 @@ pub fn feedback_prompt(
     ferg: &Ferg,
     index: usize,
     today: &str,
-    tried: &[String],
-    feedback: &[(Option<usize>, String)],
-    known: &[Constraint],
+    refusal: Refusal<'_>,
+    parts: PromptParts,
 ) -> String {
+    let Refusal {
+        tried,
+        feedback,
+        known,
+    } = refusal;
     let refs = field_refs(form);
-    let base = constraint_prompt(form, ferg, index, today);
+    let base = constraint_prompt(form, ferg, index, today, parts);
     let ask = base.rfind("Write the constraints").unwrap_or(base.len());
     let mut out = base[..ask].to_string();
     out.push_str("A submission was refused. Values tried:\n");
@@ -162,14 +212,19 @@ pub fn value_prompt(
     today: &str,
     constraints: &[Constraint],
     chosen: &[Option<String>],
+    parts: PromptParts,
 ) -> String {
     let refs = field_refs(form);
     let mut out = String::new();
-    out.push_str(&format!("Today's date: {today}\n\n"));
-    if let Some(title) = form.title.as_deref().or(form.name.as_deref()) {
+    if parts.date {
+        out.push_str(&format!("Today's date: {today}\n\n"));
+    }
+    if parts.form
+        && let Some(title) = form.title.as_deref().or(form.name.as_deref())
+    {
         out.push_str(&format!("Form: {title}\n"));
     }
-    push_field(&mut out, form, ferg, &refs, index);
+    push_field(&mut out, form, ferg, &refs, index, parts.ferg);
     let own: Vec<&Constraint> = constraints
         .iter()
         .filter(|c| c.field == refs[index])
@@ -181,14 +236,17 @@ pub fn value_prompt(
         }
         out.push('\n');
     }
-    let related: Vec<(usize, &String)> = ferg
-        .related(index)
-        .into_iter()
-        .map(|(i, _)| i)
-        .filter(|&i| i != index)
-        .filter_map(|i| chosen.get(i)?.as_ref().map(|v| (i, v)))
-        .take(MAX_RELATED)
-        .collect();
+    let related: Vec<(usize, &String)> = if parts.ferg {
+        ferg.related(index)
+            .into_iter()
+            .map(|(i, _)| i)
+            .filter(|&i| i != index)
+            .filter_map(|i| chosen.get(i)?.as_ref().map(|v| (i, v)))
+            .take(MAX_RELATED)
+            .collect()
+    } else {
+        Vec::new()
+    };
     if !related.is_empty() {
         out.push_str("Values chosen for related fields:\n");
         for (i, v) in related {
@@ -216,14 +274,25 @@ pub fn value_from_answer(answer: &str) -> Option<String> {
     (!value.is_empty() && value.chars().count() <= 200).then(|| value.to_string())
 }
 
-/// The field asked about: its HTML, and its local context from the FERG.
-fn push_field(out: &mut String, form: &Form, ferg: &Ferg, refs: &[String], index: usize) {
+/// The field asked about: its HTML, and its local context from the FERG when `context`.
+fn push_field(
+    out: &mut String,
+    form: &Form,
+    ferg: &Ferg,
+    refs: &[String],
+    index: usize,
+    context: bool,
+) {
     out.push_str(&format!(
         "Input field '{}':\n{}\n\n",
         refs[index],
         field_html(&form.fields[index])
     ));
-    let context = ferg.context(index);
+    let context = if context {
+        ferg.context(index)
+    } else {
+        Vec::new()
+    };
     if !context.is_empty() {
         out.push_str("Local context:\n");
         for text in context {
@@ -311,6 +380,138 @@ pub fn proposals(
     (out, rejected)
 }
 
+/// Constraints a grammar-held answer may hold: a small model tends to repeat itself
+/// until it runs out of tokens otherwise.
+const MAX_GRAMMAR_LINES: usize = 4;
+
+/// The shape of a usable answer to the constraint prompt about field `index`, in GBNF
+/// (llama.cpp's grammar format): one to four constraints on that field, one per line, each
+/// with a template that suits the field and that the negation step can test (neither
+/// prose nor `dummy`), referring only to the form's fields. A local model is held to it;
+/// a model server is not sent it, and its answers are read with the tolerant parser.
+pub fn constraint_grammar(form: &Form, index: usize) -> String {
+    let refs = field_refs(form);
+    let kind = field_kind(&form.fields[index]);
+    let calls: Vec<String> = Template::ALL
+        .into_iter()
+        .filter(|t| !matches!(t, Template::FreeText | Template::Dummy))
+        .filter(|t| match t.applies_to() {
+            Applies::Any => true,
+            applies => Some(applies) == kind,
+        })
+        .map(|t| {
+            let args: Vec<&str> = t
+                .params()
+                .iter()
+                .map(|p| match p {
+                    Param::Value => "value",
+                    Param::Operator => "op",
+                    Param::Length => "length",
+                    Param::Comparable => "comparable",
+                    Param::Text => "text",
+                    Param::Char => "char",
+                    Param::Prose => "prose",
+                    Param::FieldRef => "fieldref",
+                })
+                .collect();
+            let args = if args.is_empty() {
+                String::new()
+            } else {
+                format!(" {} ", args.join(" \", \" "))
+            };
+            format!("\"{}(\"{args}\")\"", t.name())
+        })
+        .collect();
+    let others: Vec<String> = refs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != index)
+        .map(|(_, r)| gbnf_literal(r))
+        .collect();
+    let ops: Vec<String> = CmpOp::ALL
+        .iter()
+        .map(|op| gbnf_literal(&format!("'{}'", op.as_str())))
+        .collect();
+    let mut g = String::new();
+    g.push_str(&format!(
+        "root ::= line (\"\\n\" line){{0,{}}}\n",
+        MAX_GRAMMAR_LINES - 1
+    ));
+    g.push_str(&format!(
+        "line ::= \"expect(field('\" {} \"')).\" (\"not.\")? call\n",
+        gbnf_literal(&refs[index])
+    ));
+    g.push_str(&format!("call ::= {}\n", calls.join(" | ")));
+    g.push_str(&format!("op ::= {}\n", ops.join(" | ")));
+    g.push_str("length ::= [0-9] | [1-9] [0-9] | [1-9] [0-9] [0-9]\n");
+    g.push_str("number ::= \"-\"? [0-9]{1,9} (\".\" [0-9]{1,4})?\n");
+    g.push_str("text ::= \"'\" [^'\\\\\\n]{1,30} \"'\"\n");
+    g.push_str("char ::= \"'\" [^'\\\\\\n] \"'\"\n");
+    g.push_str("prose ::= \"\\\"\" [^\"\\\\\\n]{1,80} \"\\\"\"\n");
+    if others.is_empty() {
+        g.push_str("value ::= text | number\n");
+        g.push_str("comparable ::= number | \"'\" [0-9:T-]{1,19} \"'\"\n");
+    } else {
+        g.push_str("value ::= text | number | fieldref\n");
+        g.push_str("comparable ::= number | \"'\" [0-9:T-]{1,19} \"'\" | fieldref\n");
+        g.push_str(&format!(
+            "fieldref ::= \"field('\" ({}) \"')\"\n",
+            others.join(" | ")
+        ));
+    }
+    g
+}
+
+/// The shape of a usable answer to the value prompt for `field`, in GBNF: one line, in
+/// the form its type takes (a date, a number, an address, …), at most `maxlength` long.
+pub fn value_grammar(field: &Field) -> String {
+    let most = field.maxlength.map_or(60, |n| (n as usize).clamp(1, 60));
+    let body = match field.input_type.as_str() {
+        _ if field.tag != "input" => format!("[^\\n]{{1,{most}}}"),
+        "date" => "[12] [0-9] [0-9] [0-9] \"-\" [01] [0-9] \"-\" [0-3] [0-9]".to_string(),
+        "time" => "[0-2] [0-9] \":\" [0-5] [0-9]".to_string(),
+        "month" => "[12] [0-9] [0-9] [0-9] \"-\" [01] [0-9]".to_string(),
+        "week" => "[12] [0-9] [0-9] [0-9] \"-W\" [0-5] [0-9]".to_string(),
+        "datetime-local" => "[12] [0-9] [0-9] [0-9] \"-\" [01] [0-9] \"-\" [0-3] [0-9] \"T\" [0-2] [0-9] \":\" [0-5] [0-9]".to_string(),
+        "number" | "range" => "\"-\"? [0-9]{1,9} (\".\" [0-9]{1,4})?".to_string(),
+        "email" => "[a-z0-9._-]{1,20} \"@\" [a-z0-9-]{1,20} \".\" [a-z]{2,6}".to_string(),
+        "url" => "\"https://\" [a-z0-9-]{1,20} \".\" [a-z]{2,6} (\"/\" [a-z0-9-]{0,20})?".to_string(),
+        "tel" => "\"+\"? [0-9 ()-]{6,18}".to_string(),
+        _ => format!("[^\\n]{{1,{most}}}"),
+    };
+    format!("root ::= {body}\n")
+}
+
+/// Which [`Applies`] kind a field is, beyond `Any`: `None` for fields a person neither
+/// types text into nor orders (checkboxes, radios, lists).
+fn field_kind(field: &Field) -> Option<Applies> {
+    match (field.tag.as_str(), field.input_type.as_str()) {
+        ("textarea", _) => Some(Applies::Text),
+        ("input", "number" | "range" | "date" | "time" | "datetime-local" | "month" | "week") => {
+            Some(Applies::Ordered)
+        }
+        ("input", "text" | "" | "email" | "password" | "search" | "tel" | "url") => {
+            Some(Applies::Text)
+        }
+        _ => None,
+    }
+}
+
+/// `text` as a GBNF string literal.
+fn gbnf_literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,6 +547,74 @@ mod tests {
     }
 
     #[test]
+    fn each_prompt_part_can_be_left_out() {
+        let mut form = two_fields();
+        form.title = Some("Book a stay".into());
+        let dom = curio_page::FormDom::default();
+        let ferg = Ferg::build(&form, &dom, &crate::LexicalEmbedder, 1);
+        let all = constraint_prompt(&form, &ferg, 1, "2026-12-04", PromptParts::default());
+        assert!(all.contains("Today's date: 2026-12-04"), "{all}");
+        assert!(all.contains("Title: Book a stay"), "{all}");
+        assert!(all.contains("Related fields"), "{all}");
+        let without = |parts: PromptParts| constraint_prompt(&form, &ferg, 1, "2026-12-04", parts);
+        let no_date = without(PromptParts {
+            date: false,
+            ..PromptParts::default()
+        });
+        assert!(
+            !no_date.contains("2026-12-04") && no_date.contains("Title:"),
+            "{no_date}"
+        );
+        let no_form = without(PromptParts {
+            form: false,
+            ..PromptParts::default()
+        });
+        assert!(
+            !no_form.contains("Book a stay") && no_form.contains("Today's"),
+            "{no_form}"
+        );
+        let no_ferg = without(PromptParts {
+            ferg: false,
+            ..PromptParts::default()
+        });
+        assert!(
+            !no_ferg.contains("Related fields") && !no_ferg.contains("Local context"),
+            "{no_ferg}"
+        );
+        assert!(no_ferg.contains("Input field 'to'"), "{no_ferg}");
+    }
+
+    #[test]
+    fn the_constraint_grammar_names_the_field_and_the_templates_that_suit_it() {
+        let mut form = two_fields();
+        let mut name = input("text");
+        name.id = Some("guest".into());
+        form.fields.push(name);
+        let date = constraint_grammar(&form, 1);
+        assert!(
+            date.contains("\"expect(field('\" \"to\" \"')).\""),
+            "{date}"
+        );
+        assert!(date.contains("toHaveCompareCondition"), "{date}");
+        assert!(
+            !date.contains("toContainChar"),
+            "a date has no characters to ask for: {date}"
+        );
+        assert!(!date.contains("freeTextConstraint"), "{date}");
+        // Other fields only, by their own names.
+        assert!(
+            date.contains("fieldref ::= \"field('\" (\"from\" | \"guest\") \"')\""),
+            "{date}"
+        );
+        let text = constraint_grammar(&form, 2);
+        assert!(text.contains("toContainChar") && !text.contains("toHaveCompareCondition"));
+        assert!(value_grammar(&form.fields[0]).contains("\"-\""));
+        let mut short = input("text");
+        short.maxlength = Some(5);
+        assert_eq!(value_grammar(&short), "root ::= [^\\n]{1,5}\n");
+    }
+
+    #[test]
     fn values_are_read_from_chatty_answers() {
         assert_eq!(value_from_answer("GIFT-2024"), Some("GIFT-2024".into()));
         assert_eq!(
@@ -369,6 +638,7 @@ mod tests {
             "2026-12-04",
             &[rule.clone(), other],
             &[Some("2026-12-10".into()), None],
+            PromptParts::default(),
         );
         assert!(prompt.contains("Today's date: 2026-12-04"), "{prompt}");
         assert!(prompt.contains(&format!("- {rule}")), "{prompt}");
@@ -390,13 +660,16 @@ mod tests {
             &ferg,
             1,
             "2026-12-04",
-            &["2026-12-10".into(), "2026-12-11".into()],
-            &[
-                (Some(1), "Stays are at least 3 nights.".into()),
-                (Some(0), "Not on Sundays.".into()),
-                (None, "Please check the form.".into()),
-            ],
-            std::slice::from_ref(&known),
+            Refusal {
+                tried: &["2026-12-10".into(), "2026-12-11".into()],
+                feedback: &[
+                    (Some(1), "Stays are at least 3 nights.".into()),
+                    (Some(0), "Not on Sundays.".into()),
+                    (None, "Please check the form.".into()),
+                ],
+                known: std::slice::from_ref(&known),
+            },
+            PromptParts::default(),
         );
         assert!(prompt.contains("- 'to' = \"2026-12-11\""), "{prompt}");
         assert!(

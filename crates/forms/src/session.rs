@@ -158,6 +158,11 @@ pub enum Origin {
     Given,
     /// Read from the form's feedback to a failed submission.
     Feedback,
+    /// Proposed by a language model: a hypothesis. It is kept while reaching a success
+    /// until a submission made with it is refused about its fields; then it is set
+    /// aside, so that a wrong proposal costs one submission, and judged once a success
+    /// is reached: refuted at once when the success breaks it, else negated alone.
+    Model,
 }
 
 /// One constraint and what became of it.
@@ -203,6 +208,8 @@ struct Entry {
     origin: Origin,
     verdict: Verdict,
     dropped: bool,
+    /// A model's hypothesis set aside while reaching (see [`Origin::Model`]).
+    aside: bool,
     fss: Option<usize>,
 }
 
@@ -273,6 +280,7 @@ impl FormSession {
                     origin: Origin::Given,
                     verdict: Verdict::Unverified,
                     dropped: false,
+                    aside: false,
                     fss: None,
                 });
             }
@@ -299,11 +307,11 @@ impl FormSession {
         }
     }
 
-    /// Adds constraints learnt while reaching a success (a model told the feedback): they
-    /// join as given ones, so the next reach keeps them and negation judges them. Only
-    /// before the reach is over (later, what is being negated must not change); answers
-    /// how many were new.
-    pub fn add_constraints(&mut self, constraints: Vec<Constraint>) -> usize {
+    /// Adds a model's proposals as hypotheses ([`Origin::Model`]): the next reach keeps
+    /// them until the form refuses them, and negation judges them. Only before the reach
+    /// is over (later, what is being negated must not change); answers how many were
+    /// new.
+    pub fn add_hypotheses(&mut self, constraints: Vec<Constraint>) -> usize {
         if self.phase != Phase::Reach {
             return 0;
         }
@@ -312,9 +320,10 @@ impl FormSession {
             if self.entries.iter().all(|e| e.constraint != c) {
                 self.entries.push(Entry {
                     constraint: c,
-                    origin: Origin::Given,
+                    origin: Origin::Model,
                     verdict: Verdict::Unverified,
                     dropped: false,
+                    aside: false,
                     fss: None,
                 });
                 added += 1;
@@ -338,7 +347,7 @@ impl FormSession {
         self.entries.get(index).map(|e| &e.constraint)
     }
 
-    /// The constraints in force (not dropped).
+    /// The constraints in force (neither dropped nor set aside).
     pub fn active_constraints(&self) -> Vec<Constraint> {
         self.active()
             .into_iter()
@@ -441,6 +450,7 @@ impl FormSession {
                     self.end_reach();
                 }
                 Outcome::Failure => {
+                    self.set_aside(blamed(&self.form, &feedback).as_deref());
                     if self.config.refine {
                         self.refine(&feedback, &submission.values);
                     }
@@ -516,8 +526,28 @@ impl FormSession {
 
     fn active(&self) -> Vec<usize> {
         (0..self.entries.len())
-            .filter(|&i| !self.entries[i].dropped)
+            .filter(|&i| !self.entries[i].dropped && !self.entries[i].aside)
             .collect()
+    }
+
+    /// After a refused reach: the model's hypotheses about the fields the form blamed
+    /// (`None`: the form as a whole, so any field) are set aside until negation.
+    fn set_aside(&mut self, blamed: Option<&[usize]>) {
+        let refs = &self.refs;
+        for e in self
+            .entries
+            .iter_mut()
+            .filter(|e| e.origin == Origin::Model && !e.dropped)
+        {
+            let involved = std::iter::once(e.constraint.field.as_str())
+                .chain(e.constraint.related_fields())
+                .filter_map(|name| refs.iter().position(|r| r == name));
+            let about = match blamed {
+                None => true,
+                Some(fields) => involved.into_iter().any(|f| fields.contains(&f)),
+            };
+            e.aside |= about;
+        }
     }
 
     /// Values that keep every constraint in force; when the solver finds none, the
@@ -546,11 +576,19 @@ impl FormSession {
     }
 
     /// Keeps the largest set of constraints the solver satisfies, adding them one by one
-    /// (feedback's first, then the given ones, each in order); drops the rest. Answers
-    /// the values for the kept set.
+    /// (feedback's first, then the given ones, then a model's, each in order); drops the
+    /// rest, or sets a model's aside. Answers the values for the kept set.
     fn relax(&mut self, solver: &mut dyn ValueSolver) -> Option<Vec<FieldValue>> {
         let mut order: Vec<usize> = self.active();
-        order.sort_by_key(|&i| (self.entries[i].origin == Origin::Given, i));
+        // The form's own word first, then the rules, then a model's guesses.
+        order.sort_by_key(|&i| {
+            let rank = match self.entries[i].origin {
+                Origin::Feedback => 0,
+                Origin::Given => 1,
+                Origin::Model => 2,
+            };
+            (rank, i)
+        });
         let mut kept: Vec<usize> = Vec::new();
         let mut values = solver.satisfy(&self.form, &[], &mut self.rng)?;
         for i in order {
@@ -566,6 +604,8 @@ impl FormSession {
                     kept = trial;
                     values = v;
                 }
+                // A model's guess waits for negation; a rule is dropped.
+                None if self.entries[i].origin == Origin::Model => self.entries[i].aside = true,
                 None => self.entries[i].dropped = true,
             }
         }
@@ -605,7 +645,13 @@ impl FormSession {
         let Some((base, outcome, base_fss)) = self.base.clone() else {
             return;
         };
-        for i in self.active() {
+        let mut planned = self.active();
+        // The hypotheses set aside are negated too, after the rest, each alone.
+        planned.extend((0..self.entries.len()).filter(|&i| {
+            let e = &self.entries[i];
+            e.aside && !e.dropped
+        }));
+        for i in planned {
             let c = &self.entries[i].constraint;
             if matches!(c.check, Check::Dummy(_)) {
                 continue;
@@ -628,7 +674,11 @@ impl FormSession {
         solver: &mut dyn ValueSolver,
         i: usize,
     ) -> Option<Vec<FieldValue>> {
-        let active = self.active();
+        let mut active = self.active();
+        if !active.contains(&i) {
+            // A hypothesis set aside: broken while the constraints in force are kept.
+            active.push(i);
+        }
         let target = active.iter().position(|&j| j == i)?;
         let set: Vec<Constraint> = active
             .iter()
@@ -896,7 +946,11 @@ impl FormSession {
     /// Adds a constraint learnt from feedback; those in force it replaces (same field,
     /// same template and direction, or its opposite) are dropped.
     fn add(&mut self, c: Constraint) {
-        if self.entries.iter().any(|e| !e.dropped && e.constraint == c) {
+        if self
+            .entries
+            .iter()
+            .any(|e| !e.dropped && !e.aside && e.constraint == c)
+        {
             return;
         }
         for e in self.entries.iter_mut().filter(|e| !e.dropped) {
@@ -904,9 +958,10 @@ impl FormSession {
                 e.dropped = true;
             }
         }
-        // Taken back in when it had been dropped before.
+        // Taken back in when it had been dropped or set aside before.
         if let Some(e) = self.entries.iter_mut().find(|e| e.constraint == c) {
             e.dropped = false;
+            e.aside = false;
             return;
         }
         self.entries.push(Entry {
@@ -914,6 +969,7 @@ impl FormSession {
             origin: Origin::Feedback,
             verdict: Verdict::Unverified,
             dropped: false,
+            aside: false,
             fss: None,
         });
     }

@@ -62,6 +62,13 @@ impl ConstraintSolver {
         self
     }
 
+    /// Takes `value` out of the examples of `field` (a model's guess the form refused).
+    pub fn forget(&mut self, field: usize, value: &str) {
+        if let Some(known) = self.examples.get_mut(field) {
+            known.retain(|v| v != value);
+        }
+    }
+
     fn examples_of(&self, field: usize) -> &[String] {
         self.examples.get(field).map(Vec::as_slice).unwrap_or(&[])
     }

@@ -63,18 +63,43 @@ pub struct LlmClient {
 
 struct Inner {
     config: LlmConfig,
-    /// `Authorization: Bearer …`, marked sensitive, when a key is set.
-    authorization: Option<HeaderValue>,
-    http: reqwest::Client,
-    chat_url: Url,
-    embed_url: Url,
-    models_url: Url,
-    in_flight: Semaphore,
+    backend: Backend,
     cache: Option<ResponseCache>,
     requests: AtomicU64,
     cache_hits: AtomicU64,
     prompt_tokens: AtomicU64,
     completion_tokens: AtomicU64,
+}
+
+/// Who answers.
+enum Backend {
+    /// An OpenAI-compatible server.
+    Http(Box<Http>),
+    /// A GGUF model in this process.
+    #[cfg(feature = "local-llm")]
+    Local(crate::local::LocalModel),
+}
+
+impl Backend {
+    /// The server, when answers come from one.
+    fn http(&self) -> Option<&Http> {
+        match self {
+            Backend::Http(http) => Some(http),
+            #[cfg(feature = "local-llm")]
+            Backend::Local(_) => None,
+        }
+    }
+}
+
+/// An OpenAI-compatible server's endpoints and how to reach them.
+struct Http {
+    /// `Authorization: Bearer …`, marked sensitive, when a key is set.
+    authorization: Option<HeaderValue>,
+    client: reqwest::Client,
+    chat_url: Url,
+    embed_url: Url,
+    models_url: Url,
+    in_flight: Semaphore,
 }
 
 /// The chat request body. Its fields serialise in this order whatever serde_json's
@@ -84,6 +109,10 @@ struct ChatRequest<'a> {
     model: &'a str,
     messages: &'a [Message],
     temperature: f32,
+    /// The grammar a local model's answer is held to; part of the cache key, and never
+    /// sent to a server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grammar: Option<&'a str>,
 }
 
 /// The embeddings request body.
@@ -129,49 +158,14 @@ impl LlmClient {
     /// Fails with [`LlmError::BadUrl`] when `base_url` is not an absolute http(s) URL
     /// without query or fragment, or when the key cannot be sent as a header.
     pub fn new(config: LlmConfig, cache: Option<ResponseCache>) -> Result<LlmClient, LlmError> {
-        let bad = |reason: String| LlmError::BadUrl {
-            url: config.base_url.clone(),
-            reason,
+        let backend = match &config.local {
+            Some(path) => local_backend(path, config.threads)?,
+            None => Backend::Http(Box::new(Http::new(&config)?)),
         };
-        let root = api_root(&config.base_url).map_err(bad)?;
-        let endpoint = |path: &str| {
-            Url::parse(&format!("{root}{path}")).map_err(|e| bad(format!("{e} (with {path})")))
-        };
-        let chat_url = endpoint("/chat/completions")?;
-        let embed_url = endpoint("/embeddings")?;
-        let models_url = endpoint("/models")?;
-        let authorization = match &config.api_key {
-            Some(key) => {
-                let mut value = HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| {
-                    bad("the API key holds characters an HTTP header cannot carry".to_owned())
-                })?;
-                value.set_sensitive(true);
-                Some(value)
-            }
-            None => None,
-        };
-        install_crypto_provider();
-        let mut http = reqwest::Client::builder()
-            .timeout(config.timeout)
-            .connect_timeout(config.timeout)
-            .user_agent(concat!("curio-llm/", env!("CARGO_PKG_VERSION")));
-        if is_loopback(&chat_url) {
-            // A model server on this machine is never behind the HTTP(S)_PROXY that a
-            // hosted provider may need.
-            http = http.no_proxy();
-        }
-        let http = http
-            .build()
-            .map_err(|e| bad(format!("the HTTP client cannot be set up: {}", causes(&e))))?;
         Ok(LlmClient {
             inner: Arc::new(Inner {
-                in_flight: Semaphore::new(config.max_concurrent.max(1)),
                 config,
-                authorization,
-                http,
-                chat_url,
-                embed_url,
-                models_url,
+                backend,
                 cache,
                 requests: AtomicU64::new(0),
                 cache_hits: AtomicU64::new(0),
@@ -181,15 +175,32 @@ impl LlmClient {
         })
     }
 
+    /// Whether answers come from a model in this process rather than a server.
+    pub fn is_local(&self) -> bool {
+        self.inner.backend.http().is_none()
+    }
+
     /// Asks the model at temperature 0 (so that a run can be repeated) and returns the
     /// assistant's text, from the cache when the same model was asked the same messages
     /// before. A truncated answer is returned, not refused: see [`Answer::truncated`].
     pub async fn chat(&self, messages: &[Message]) -> Result<Answer, LlmError> {
+        self.chat_shaped(messages, None).await
+    }
+
+    /// [`LlmClient::chat`], with the shape a usable answer takes as a GBNF grammar
+    /// (llama.cpp's format). A local model is held to it; a server is not sent it (the
+    /// OpenAI API has no such field), so its answers still need a tolerant reader.
+    pub async fn chat_shaped(
+        &self,
+        messages: &[Message],
+        grammar: Option<&str>,
+    ) -> Result<Answer, LlmError> {
         let inner = &*self.inner;
         let request = json_text(&ChatRequest {
             model: &inner.config.model,
             messages,
             temperature: 0.0,
+            grammar: grammar.filter(|_| self.is_local()),
         });
         // An entry this version cannot read is asked again and replaced.
         if let Some(stored) = self.cached(Kind::Chat, &request).await?
@@ -202,8 +213,37 @@ impl LlmClient {
                 finish_reason: stored.finish_reason,
             });
         }
-        let url = &inner.chat_url;
-        let reply = self.call(Method::POST, url, Some(&request)).await?;
+        let stored = match &inner.backend {
+            Backend::Http(http) => self.chat_over_http(http, &request).await?,
+            #[cfg(feature = "local-llm")]
+            Backend::Local(model) => {
+                inner.requests.fetch_add(1, Ordering::Relaxed);
+                let answer = model.chat(messages, grammar).await?;
+                inner
+                    .prompt_tokens
+                    .fetch_add(answer.prompt_tokens, Ordering::Relaxed);
+                inner
+                    .completion_tokens
+                    .fetch_add(answer.completion_tokens, Ordering::Relaxed);
+                let finish = if answer.truncated { "length" } else { "stop" };
+                StoredAnswer {
+                    text: answer.text,
+                    finish_reason: Some(finish.to_owned()),
+                }
+            }
+        };
+        self.store(Kind::Chat, request, json_text(&stored)).await?;
+        Ok(Answer {
+            text: stored.text,
+            cached: false,
+            finish_reason: stored.finish_reason,
+        })
+    }
+
+    /// The answer to a chat `request` from the server.
+    async fn chat_over_http(&self, http: &Http, request: &str) -> Result<StoredAnswer, LlmError> {
+        let url = &http.chat_url;
+        let reply = self.call(http, Method::POST, url, Some(request)).await?;
         let body = self.successful(url, reply)?;
         let value = self.parse(url, &body)?;
         self.count_tokens(&value);
@@ -216,18 +256,12 @@ impl LlmClient {
                 "choices[0].message.content is missing or not text".to_owned(),
             ));
         };
-        let stored = StoredAnswer {
+        Ok(StoredAnswer {
             text: text.to_owned(),
             finish_reason: choice
                 .get("finish_reason")
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-        };
-        self.store(Kind::Chat, request, json_text(&stored)).await?;
-        Ok(Answer {
-            text: stored.text,
-            cached: false,
-            finish_reason: stored.finish_reason,
         })
     }
 
@@ -249,8 +283,14 @@ impl LlmClient {
             inner.cache_hits.fetch_add(1, Ordering::Relaxed);
             return Ok(vectors);
         }
-        let url = &inner.embed_url;
-        let reply = self.call(Method::POST, url, Some(&request)).await?;
+        let Some(http) = inner.backend.http() else {
+            return Err(LlmError::Local {
+                path: inner.config.local.clone().unwrap_or_default(),
+                reason: "it gives no embeddings; a model server does".to_owned(),
+            });
+        };
+        let url = &http.embed_url;
+        let reply = self.call(http, Method::POST, url, Some(&request)).await?;
         let body = self.successful(url, reply)?;
         let value = self.parse(url, &body)?;
         self.count_tokens(&value);
@@ -267,8 +307,12 @@ impl LlmClient {
     /// [`LlmError::Unreachable`].
     pub async fn check(&self) -> Result<(), LlmError> {
         let inner = &*self.inner;
-        let url = &inner.models_url;
-        let reply = self.call(Method::GET, url, None).await?;
+        let Some(http) = inner.backend.http() else {
+            // A local model was checked when it was loaded.
+            return Ok(());
+        };
+        let url = &http.models_url;
+        let reply = self.call(http, Method::GET, url, None).await?;
         if matches!(reply.status.as_u16(), 404 | 405) {
             return Ok(());
         }
@@ -305,11 +349,17 @@ impl LlmClient {
 
     /// Sends one request, trying again after 429, 5xx and transport failures up to
     /// `max_retries` times; returns the last reply, successful or not.
-    async fn call(&self, method: Method, url: &Url, body: Option<&str>) -> Result<Reply, LlmError> {
+    async fn call(
+        &self,
+        http: &Http,
+        method: Method,
+        url: &Url,
+        body: Option<&str>,
+    ) -> Result<Reply, LlmError> {
         let max_retries = self.inner.config.max_retries;
         let mut attempt = 0;
         loop {
-            let wait = match self.call_once(method.clone(), url, body).await {
+            let wait = match self.call_once(http, method.clone(), url, body).await {
                 Ok(reply) if attempt >= max_retries || !worth_retrying(reply.status) => {
                     return Ok(reply);
                 }
@@ -328,21 +378,21 @@ impl LlmClient {
     /// while waiting to retry).
     async fn call_once(
         &self,
+        http: &Http,
         method: Method,
         url: &Url,
         body: Option<&str>,
     ) -> Result<Reply, reqwest::Error> {
-        let inner = &*self.inner;
-        let _permit = inner
+        let _permit = http
             .in_flight
             .acquire()
             .await
             .expect("the client never closes its semaphore");
-        let mut request = inner
-            .http
+        let mut request = http
+            .client
             .request(method, url.clone())
             .header(ACCEPT, "application/json");
-        if let Some(authorization) = &inner.authorization {
+        if let Some(authorization) = &http.authorization {
             request = request.header(AUTHORIZATION, authorization.clone());
         }
         if let Some(body) = body {
@@ -350,7 +400,7 @@ impl LlmClient {
                 .header(CONTENT_TYPE, "application/json")
                 .body(body.to_owned());
         }
-        inner.requests.fetch_add(1, Ordering::Relaxed);
+        self.inner.requests.fetch_add(1, Ordering::Relaxed);
         let response = request.send().await?;
         let status = response.status();
         let retry_after = response
@@ -533,6 +583,72 @@ impl LlmClient {
             _ => text.to_owned(),
         }
     }
+}
+
+impl Http {
+    /// The endpoints under `config.base_url`.
+    ///
+    /// Fails with [`LlmError::BadUrl`] when `base_url` is not an absolute http(s) URL
+    /// without query or fragment, or when the key cannot be sent as a header.
+    fn new(config: &LlmConfig) -> Result<Http, LlmError> {
+        let bad = |reason: String| LlmError::BadUrl {
+            url: config.base_url.clone(),
+            reason,
+        };
+        let root = api_root(&config.base_url).map_err(bad)?;
+        let endpoint = |path: &str| {
+            Url::parse(&format!("{root}{path}")).map_err(|e| bad(format!("{e} (with {path})")))
+        };
+        let chat_url = endpoint("/chat/completions")?;
+        let embed_url = endpoint("/embeddings")?;
+        let models_url = endpoint("/models")?;
+        let authorization = match &config.api_key {
+            Some(key) => {
+                let mut value = HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| {
+                    bad("the API key holds characters an HTTP header cannot carry".to_owned())
+                })?;
+                value.set_sensitive(true);
+                Some(value)
+            }
+            None => None,
+        };
+        install_crypto_provider();
+        let mut client = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .connect_timeout(config.timeout)
+            .user_agent(concat!("curio-llm/", env!("CARGO_PKG_VERSION")));
+        if is_loopback(&chat_url) {
+            // A model server on this machine is never behind the HTTP(S)_PROXY that a
+            // hosted provider may need.
+            client = client.no_proxy();
+        }
+        let client = client
+            .build()
+            .map_err(|e| bad(format!("the HTTP client cannot be set up: {}", causes(&e))))?;
+        Ok(Http {
+            in_flight: Semaphore::new(config.max_concurrent.max(1)),
+            authorization,
+            client,
+            chat_url,
+            embed_url,
+            models_url,
+        })
+    }
+}
+
+/// The local model at `path`.
+#[cfg(feature = "local-llm")]
+fn local_backend(path: &std::path::Path, threads: usize) -> Result<Backend, LlmError> {
+    crate::local::LocalModel::load(path, threads).map(Backend::Local)
+}
+
+/// Without the `local-llm` feature there is no local model.
+#[cfg(not(feature = "local-llm"))]
+fn local_backend(path: &std::path::Path, _threads: usize) -> Result<Backend, LlmError> {
+    Err(LlmError::Local {
+        path: path.to_owned(),
+        reason: crate::LOCAL_UNAVAILABLE.to_owned(),
+    })
 }
 
 impl fmt::Debug for LlmClient {

@@ -1,6 +1,7 @@
 //! What the client is pointed at, and the messages it sends.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,12 @@ pub struct LlmConfig {
     /// How many requests may be in flight at once, so that a local server running one
     /// model is not swamped; 0 is taken as 1.
     pub max_concurrent: usize,
+    /// A GGUF model to run in this process instead of asking a server (the `local-llm`
+    /// feature); `base_url` and `api_key` are then unused. See [`LlmConfig::local`].
+    pub local: Option<PathBuf>,
+    /// Threads the local model computes on. One by default: beside a browser on a small
+    /// machine, two threads were slower than one.
+    pub threads: usize,
 }
 
 impl Default for LlmConfig {
@@ -43,6 +50,8 @@ impl Default for LlmConfig {
             timeout: Duration::from_secs(60),
             max_retries: 3,
             max_concurrent: 2,
+            local: None,
+            threads: 1,
         }
     }
 }
@@ -55,6 +64,24 @@ impl LlmConfig {
             base_url: base_url.into(),
             model: model.into(),
             api_key: key_from_value(std::env::var(API_KEY_ENV).ok()),
+            ..LlmConfig::default()
+        }
+    }
+}
+
+impl LlmConfig {
+    /// The GGUF model at `path`, run in this process; its file name is the model's name
+    /// in the cache.
+    pub fn local(path: impl Into<PathBuf>) -> LlmConfig {
+        let path = path.into();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        LlmConfig {
+            base_url: String::new(),
+            model: format!("local:{name}"),
+            local: Some(path),
             ..LlmConfig::default()
         }
     }
@@ -83,6 +110,8 @@ impl fmt::Debug for LlmConfig {
             .field("timeout", &self.timeout)
             .field("max_retries", &self.max_retries)
             .field("max_concurrent", &self.max_concurrent)
+            .field("local", &self.local)
+            .field("threads", &self.threads)
             .finish()
     }
 }

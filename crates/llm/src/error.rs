@@ -33,6 +33,9 @@ pub enum LlmError {
     /// The configured server address cannot be used.
     #[error("the model server address `{url}` cannot be used: {reason}")]
     BadUrl { url: String, reason: String },
+    /// The local model cannot be loaded or failed to answer.
+    #[error("the local model {} cannot be used: {reason}", path.display())]
+    Local { path: PathBuf, reason: String },
     /// The answer cache in the run store could not be opened, read or written.
     #[error("the model answer cache in {} failed: {reason}", path.display())]
     Cache { path: PathBuf, reason: String },

@@ -191,6 +191,7 @@ fn config(server: &Server, key: Option<&str>) -> LlmConfig {
         timeout: Duration::from_secs(10),
         max_retries: 3,
         max_concurrent: 2,
+        ..LlmConfig::default()
     }
 }
 
@@ -378,6 +379,14 @@ async fn the_key_is_in_no_debug_output_error_or_cache_file() {
         .unwrap_err(),
     );
     errors.push(ResponseCache::open(dir.path()).unwrap_err());
+    // With the local-llm feature the file is missing; without, the feature is.
+    let missing = dir.path().join("missing.gguf");
+    errors.push(LlmClient::new(LlmConfig::local(&missing), None).unwrap_err());
+    assert!(
+        errors.last().unwrap().to_string().contains("missing.gguf"),
+        "{}",
+        errors.last().unwrap()
+    );
 
     let kinds: Vec<&str> = errors
         .iter()
@@ -389,6 +398,7 @@ async fn the_key_is_in_no_debug_output_error_or_cache_file() {
             LlmError::Unreachable { .. } => "unreachable",
             LlmError::BadUrl { .. } => "bad url",
             LlmError::Cache { .. } => "cache",
+            LlmError::Local { .. } => "local",
         })
         .collect();
     assert_eq!(
@@ -401,7 +411,8 @@ async fn the_key_is_in_no_debug_output_error_or_cache_file() {
             "unknown model",
             "unreachable",
             "bad url",
-            "cache"
+            "cache",
+            "local"
         ]
     );
     for error in &errors {

@@ -12,8 +12,8 @@ use curio_forms::feedback::{
     Channel, Feedback, Outcome as FeedbackOutcome, attach_by_layout, classify,
 };
 use curio_forms::prompt::{
-    CONSTRAINT_SYSTEM, VALUE_SYSTEM, constraint_prompt, feedback_prompt, proposals,
-    value_from_answer, value_prompt,
+    CONSTRAINT_SYSTEM, PromptParts, Refusal, VALUE_SYSTEM, constraint_grammar, constraint_prompt,
+    feedback_prompt, proposals, value_from_answer, value_grammar, value_prompt,
 };
 use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
 use curio_forms::testing::{FieldState, Observation, field_refs};
@@ -61,6 +61,11 @@ pub struct FormsConfig {
     /// A language model to ask for each field's constraints, besides the built-in rules;
     /// its answers are cached in `out_dir/runs.db`.
     pub llm: Option<LlmConfig>,
+    /// What the model's prompts give it (FormNexus' prompt ablations).
+    pub prompt: PromptParts,
+    /// Infer constraints with the built-in rules; without, the model's alone (FormNexus'
+    /// own way, for comparison).
+    pub rules: bool,
     /// How to log in before loading the page and before each submission.
     pub login: Option<Login>,
 }
@@ -351,6 +356,7 @@ fn form_record(url: &str, form: &FormResult) -> FormRecord {
                 verdict: format!("{:?}", c.verdict).to_lowercase(),
                 source: match c.origin {
                     curio_forms::session::Origin::Feedback => "feedback".to_string(),
+                    curio_forms::session::Origin::Model => "llm".to_string(),
                     curio_forms::session::Origin::Given => form
                         .inferred
                         .iter()
@@ -573,26 +579,36 @@ pub(crate) async fn solve_form(
         probe: false,
         today: Some(today_text.clone()),
     };
-    let mut inferred = infer(&form, Some(&ferg), today());
+    let inferred = infer(&form, Some(&ferg), today());
     let mut known_examples = examples(&form, Some(&ferg));
     // The model's rules and values, when there is one; its problems only cost help.
+    let mut proposed = Vec::new();
+    let mut guesses = vec![None; form.fields.len()];
     if let Some(client) = tools.llm {
-        let (proposed, _, _) = ask_llm(client, &form, &ferg, &inferred, &today_text).await;
-        inferred.extend(proposed);
-        let (values, _) = ask_values(client, &form, &ferg, &inferred, &today_text).await;
-        for (list, value) in known_examples.iter_mut().zip(values) {
+        let parts = PromptParts::default();
+        (proposed, _, _) = ask_llm(client, &form, &ferg, &inferred, &today_text, parts).await;
+        let known: Vec<_> = inferred.iter().chain(&proposed).cloned().collect();
+        (guesses, _) = ask_values(client, &form, &ferg, &known, &today_text, parts).await;
+        for (list, value) in known_examples.iter_mut().zip(&guesses) {
             if let Some(v) = value {
-                list.insert(0, v);
+                list.insert(0, v.clone());
             }
         }
     }
     let mut session = FormSession::new(form.clone(), inferred, config, seed);
+    session.add_hypotheses(proposed);
     let mut solver = ConstraintSolver::new(HeuristicFiller::new(dictionary.clone(), today()))
         .with_examples(known_examples);
     let mut submitter = Submitter::new(tools.browser, login);
     while let Some(submission) = session.next(&mut solver) {
         let feedback = match submitter.submit(url, &form, &submission.values).await {
-            Ok(Attempt::Observed(obs)) => judge(&form, &obs, Some(&ferg)),
+            Ok(Attempt::Observed(obs)) => {
+                let feedback = judge(&form, &obs, Some(&ferg));
+                if feedback.outcome == FeedbackOutcome::Failure {
+                    forget_guesses(&mut solver, &guesses, &feedback);
+                }
+                feedback
+            }
             Ok(Attempt::Failed(_)) => Feedback::unknown(),
             Err(e) => {
                 submitter.close().await;
@@ -657,21 +673,29 @@ async fn test_form_with(
     let refs = field_refs(&form);
     let dom = form_dom(snapshot, page, form.id);
     let ferg = Ferg::build(&form, &dom, helpers.embedder, config.seed);
-    let mut inferred = infer(&form, config.use_ferg.then_some(&ferg), today());
+    let mut inferred = if config.rules {
+        infer(&form, config.use_ferg.then_some(&ferg), today())
+    } else {
+        Vec::new()
+    };
     let mut sources = vec!["rules"; inferred.len()];
+    let parts = config.prompt;
     let (y, m, d) = today();
     let today_text = format!("{y:04}-{m:02}-{d:02}");
     let mut problems = Vec::new();
     let mut guesses: Vec<Option<String>> = vec![None; form.fields.len()];
     let llm_start = helpers.llm.map(LlmClient::usage);
+    // The form's time budget is for submitting: the model's reading is not counted.
+    let asking = Instant::now();
     let mut llm = match helpers.llm {
         Some(client) => {
             let (proposed, mut used, problem) =
-                ask_llm(client, &form, &ferg, &inferred, &today_text).await;
+                ask_llm(client, &form, &ferg, &inferred, &today_text, parts).await;
             problems.extend(problem);
             sources.extend(std::iter::repeat_n("llm", proposed.len()));
             inferred.extend(proposed);
-            let (values, problem) = ask_values(client, &form, &ferg, &inferred, &today_text).await;
+            let (values, problem) =
+                ask_values(client, &form, &ferg, &inferred, &today_text, parts).await;
             problems.extend(problem);
             used.values = values.iter().flatten().count();
             guesses = values;
@@ -679,6 +703,7 @@ async fn test_form_with(
         }
         None => None,
     };
+    let mut model_time = asking.elapsed();
     let title = form
         .title
         .clone()
@@ -690,17 +715,19 @@ async fn test_form_with(
         fields: form.fields.len(),
         constraints: inferred.len(),
     });
-    let constraints = inferred.clone();
     let session_config = SessionConfig {
         today: Some(today_text.clone()),
         ..config.session.clone()
     };
+    // The rules come first in `inferred`, the model's proposals after them.
+    let from_rules = sources.iter().filter(|s| **s == "rules").count();
     let mut session = FormSession::new(
         form.clone(),
-        constraints,
+        inferred[..from_rules].to_vec(),
         session_config,
         config.seed ^ index as u64,
     );
+    session.add_hypotheses(inferred[from_rules..].to_vec());
     // The model's values come first, then the page's examples.
     let mut known_examples = examples(&form, config.use_ferg.then_some(&ferg));
     for (list, guess) in known_examples.iter_mut().zip(&guesses) {
@@ -717,7 +744,7 @@ async fn test_form_with(
     let mut asked_after = std::collections::BTreeSet::new();
     let mut learnt = Vec::new();
     while let Some(submission) = session.next(&mut solver) {
-        if started.elapsed() > FORM_BUDGET {
+        if started.elapsed().saturating_sub(model_time) > FORM_BUDGET {
             problems.push(format!(
                 "stopped after {FORM_BUDGET:?}: the form's time budget"
             ));
@@ -734,6 +761,7 @@ async fn test_form_with(
                 if submission.purpose == Purpose::Reach
                     && feedback.outcome == FeedbackOutcome::Failure
                 {
+                    forget_guesses(&mut solver, &guesses, &feedback);
                     told = feedback
                         .messages
                         .iter()
@@ -766,6 +794,7 @@ async fn test_form_with(
         // the form said (FormNexus' feedback loop), once per field.
         if let (Some(client), Some(used)) = (helpers.llm, llm.as_mut())
             && !told.is_empty()
+            && config.session.refine
             && session.reaching()
         {
             let tried: Vec<String> = submission
@@ -773,6 +802,7 @@ async fn test_form_with(
                 .iter()
                 .map(FieldValue::as_string)
                 .collect();
+            let asking = Instant::now();
             for index in told_fields(&form, &told, &asked_after) {
                 asked_after.insert(index);
                 let known = session.active_constraints();
@@ -783,19 +813,27 @@ async fn test_form_with(
                         &ferg,
                         index,
                         &today_text,
-                        &tried,
-                        &told,
-                        &known,
+                        Refusal {
+                            tried: &tried,
+                            feedback: &told,
+                            known: &known,
+                        },
+                        parts,
                     )),
                 ];
-                match client.chat(&messages).await {
+                let grammar = constraint_grammar(&form, index);
+                match client.chat_shaped(&messages, Some(&grammar)).await {
                     Ok(answer) => {
                         used.asked += 1;
                         let (new, rejected) = proposals(&form, index, &answer.text, &known);
-                        used.rejected += rejected;
+                        // Known also: what was set aside or dropped since.
+                        let (new, repeats): (Vec<_>, Vec<_>) = new
+                            .into_iter()
+                            .partition(|c| !inferred.contains(c) && !learnt.contains(c));
+                        used.rejected += rejected + repeats.len();
                         used.proposed += new.len();
                         learnt.extend(new.iter().cloned());
-                        used.after_feedback += session.add_constraints(new);
+                        used.after_feedback += session.add_hypotheses(new);
                     }
                     Err(e) => {
                         problems.push(format!("asking the model about feedback stopped: {e}"));
@@ -803,6 +841,7 @@ async fn test_form_with(
                     }
                 }
             }
+            model_time += asking.elapsed();
         }
     }
     if let (Some(client), Some(used), Some(start)) = (helpers.llm, llm.as_mut(), llm_start) {
@@ -883,6 +922,7 @@ async fn ask_llm(
     ferg: &Ferg,
     known: &[curio_forms::lang::Constraint],
     today: &str,
+    parts: PromptParts,
 ) -> (Vec<curio_forms::lang::Constraint>, LlmUse, Option<String>) {
     let mut known = known.to_vec();
     let mut proposed = Vec::new();
@@ -891,9 +931,10 @@ async fn ask_llm(
     for index in 0..form.fields.len() {
         let messages = [
             Message::system(CONSTRAINT_SYSTEM),
-            Message::user(constraint_prompt(form, ferg, index, today)),
+            Message::user(constraint_prompt(form, ferg, index, today, parts)),
         ];
-        match client.chat(&messages).await {
+        let grammar = constraint_grammar(form, index);
+        match client.chat_shaped(&messages, Some(&grammar)).await {
             Ok(answer) => {
                 used.asked += 1;
                 let (new, rejected) = proposals(form, index, &answer.text, &known);
@@ -909,6 +950,27 @@ async fn ask_llm(
         }
     }
     (proposed, used, problem)
+}
+
+/// After a refused submission, the model's values (`guesses`, by field) for the fields
+/// the form blamed, or for all when it blamed the form as a whole, are no longer tried
+/// first.
+fn forget_guesses(solver: &mut ConstraintSolver, guesses: &[Option<String>], feedback: &Feedback) {
+    let fields: Vec<Option<usize>> = feedback
+        .messages
+        .iter()
+        .filter(|m| !matches!(m.channel, Channel::Http(_)))
+        .map(|m| m.field)
+        .chain(feedback.invalid.iter().map(|&f| Some(f)))
+        .collect();
+    let everything = fields.is_empty() || fields.contains(&None);
+    for (f, guess) in guesses.iter().enumerate() {
+        if let Some(g) = guess
+            && (everything || fields.contains(&Some(f)))
+        {
+            solver.forget(f, g);
+        }
+    }
 }
 
 /// The fields to ask the model about after a refusal, not asked before: those the form's
@@ -936,6 +998,7 @@ async fn ask_values(
     ferg: &Ferg,
     constraints: &[curio_forms::lang::Constraint],
     today: &str,
+    parts: PromptParts,
 ) -> (Vec<Option<String>>, Option<String>) {
     let mut chosen: Vec<Option<String>> = vec![None; form.fields.len()];
     for (index, field) in form.fields.iter().enumerate() {
@@ -959,9 +1022,20 @@ async fn ask_values(
         }
         let messages = [
             Message::system(VALUE_SYSTEM),
-            Message::user(value_prompt(form, ferg, index, today, constraints, &chosen)),
+            Message::user(value_prompt(
+                form,
+                ferg,
+                index,
+                today,
+                constraints,
+                &chosen,
+                parts,
+            )),
         ];
-        match client.chat(&messages).await {
+        match client
+            .chat_shaped(&messages, Some(&value_grammar(field)))
+            .await
+        {
             Ok(answer) => chosen[index] = value_from_answer(&answer.text),
             Err(e) => {
                 return (
@@ -1259,7 +1333,8 @@ fn action_for(field: &Field, value: &FieldValue) -> Option<UserAction> {
     }
 }
 
-/// How long a whole form may take before its session is cut short.
+/// How long the submissions of one form may take (the model's reading aside) before its
+/// session is cut short.
 const FORM_BUDGET: Duration = Duration::from_secs(120);
 
 /// A CSS string literal.

@@ -328,7 +328,19 @@ fn drive(
     config: SessionConfig,
     server: Server<'_>,
 ) -> Run {
+    drive_with(form, constraints, Vec::new(), config, server)
+}
+
+/// [`drive`], with a model's hypotheses besides the given constraints.
+fn drive_with(
+    form: Form,
+    constraints: Vec<Constraint>,
+    hypotheses: Vec<Constraint>,
+    config: SessionConfig,
+    server: Server<'_>,
+) -> Run {
     let mut session = FormSession::new(form.clone(), constraints, config.clone(), 7);
+    session.add_hypotheses(hypotheses);
     let mut solver = FakeSolver { calls: 0 };
     let mut purposes = Vec::new();
     let mut guard = 0;
@@ -436,6 +448,52 @@ fn reaches_success_by_learning_from_feedback_then_confirms_and_refutes() {
         let fb = classify(&form, &obs, &layout);
         assert_eq!(fb.signature(&field_refs(&form)), s.signature);
     }
+}
+
+#[test]
+fn a_wrong_hypothesis_costs_one_refusal_and_is_refuted() {
+    let wrong = "expect(field('username')).toHaveLengthCondition('>=', 30)";
+    let right = "expect(field('password')).toHaveLengthCondition('>=', 8)";
+    let run = drive_with(
+        signup(),
+        inferred(),
+        vec![c(wrong), c(right)],
+        SessionConfig::default(),
+        &signup_server,
+    );
+    let r = &run.report;
+    assert!(r.reached, "{r:#?}");
+    // Refused for the long username the wrong guess asked for, then set aside: the next
+    // reach succeeds, with the right guess still kept.
+    assert_eq!(&run.purposes[..2], &[Purpose::Reach, Purpose::Reach]);
+    assert!(matches!(run.purposes[2], Purpose::Negate(_)));
+    let origin = |text: &str| {
+        r.constraints
+            .iter()
+            .find(|c| c.constraint == text)
+            .unwrap()
+            .origin
+    };
+    assert_eq!(origin(wrong), Origin::Model);
+    // The success breaks the wrong guess: refuted without a submission of its own.
+    assert_eq!(verdict(r, wrong), Some(Verdict::Refuted));
+    assert_eq!(verdict(r, right), Some(Verdict::Confirmed));
+    // Without the guesses the same rules take the same two reaches.
+    let alone = drive(
+        signup(),
+        inferred(),
+        SessionConfig::default(),
+        &signup_server,
+    );
+    assert!(alone.report.reached);
+    assert_eq!(
+        alone
+            .purposes
+            .iter()
+            .filter(|p| **p == Purpose::Reach)
+            .count(),
+        2
+    );
 }
 
 #[test]
