@@ -41,7 +41,7 @@ fn answer_after_feedback(prompt: &str) -> String {
     } else if prompt.contains("Write a value for field") {
         "Ada Lovelace".into()
     } else if prompt.contains("constraints of field 'coupon' that explain the refusal")
-        && prompt.contains("\"SAVE-10\"")
+        && prompt.contains("Values tried:")
         && prompt.contains("That coupon code is not valid.")
     {
         "expect(field('coupon')).toStartWithString('GIFT-')".into()
@@ -160,9 +160,11 @@ async fn model_proposals_go_through_negation_and_answers_are_cached() {
     assert_eq!(sources, [starts, short]);
     let texts = serde_json::to_string(&form["report"]["fss"]).unwrap();
     assert!(texts.contains("Coupon applied"), "{texts}");
-    assert_eq!(form["llm"]["asked"], 2);
+    // Each field once, then once more after the rules' first refusal.
+    assert_eq!(form["llm"]["asked"], 4);
     assert_eq!(form["llm"]["values"], 2);
-    // The model's values are the first tried: the success reached has its code.
+    // The rules get no success alone; in the model's turn its values are the first
+    // tried: the success reached has its code.
     let success = form["report"]["fss"]
         .as_array()
         .unwrap()
@@ -174,14 +176,14 @@ async fn model_proposals_go_through_negation_and_answers_are_cached() {
         "{success}"
     );
     assert_eq!(
-        form["llm"]["rejected"], 1,
-        "the name's rule is one the markup gives"
+        form["llm"]["rejected"], 4,
+        "the name's rule is one the markup gives, and the feedback taught nothing new"
     );
 
     // What the model was asked: FormNexus' constraint prompt for each field, then the
-    // value prompt, at temperature 0.
+    // value prompt, then the feedback prompt, at temperature 0.
     let asked = prompts.lock().unwrap().clone();
-    assert_eq!(asked.len(), 4);
+    assert_eq!(asked.len(), 6);
     assert_eq!(asked[0]["temperature"], 0.0);
     let value = asked
         .iter()
@@ -206,8 +208,8 @@ async fn model_proposals_go_through_negation_and_answers_are_cached() {
 
     // Again: every answer comes from the run's cache; the key is nowhere in it.
     let (again, _) = forms(&url, out.path(), Some(&llm)).await;
-    assert_eq!(prompts.lock().unwrap().len(), 4);
-    assert_eq!(again["llm"]["cache_hits"], 4);
+    assert_eq!(prompts.lock().unwrap().len(), 6);
+    assert_eq!(again["llm"]["cache_hits"], 6);
     assert_eq!(verdict(&again, starts), "confirmed");
     let store = std::fs::read(out.path().join("runs.db")).unwrap();
     assert!(!store.windows(14).any(|w| w == b"sk-test-secret"));

@@ -13,18 +13,9 @@ mod common;
 
 /// The model `scripts/fetch-smollm2` installs, or the one `CURIO_LLM_LOCAL` names.
 fn model() -> PathBuf {
-    let path = match std::env::var_os("CURIO_LLM_LOCAL") {
-        Some(p) => PathBuf::from(p),
-        None => {
-            let data = std::env::var_os("XDG_DATA_HOME")
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute())
-                .unwrap_or_else(|| {
-                    PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".local/share")
-                });
-            data.join("curio/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf")
-        }
-    };
+    let path = std::env::var_os("CURIO_LLM_LOCAL")
+        .map(PathBuf::from)
+        .unwrap_or_else(curio_llm::default_local_model);
     assert!(
         path.is_file(),
         "{} is missing: run scripts/fetch-smollm2 (scripts/test does)",

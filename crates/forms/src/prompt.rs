@@ -448,12 +448,26 @@ pub fn constraint_grammar(form: &Form, index: usize) -> String {
     g.push_str("text ::= \"'\" [^'\\\\\\n]{1,30} \"'\"\n");
     g.push_str("char ::= \"'\" [^'\\\\\\n] \"'\"\n");
     g.push_str("prose ::= \"\\\"\" [^\"\\\\\\n]{1,80} \"\\\"\"\n");
-    if others.is_empty() {
-        g.push_str("value ::= text | number\n");
-        g.push_str("comparable ::= number | \"'\" [0-9:T-]{1,19} \"'\"\n");
-    } else {
-        g.push_str("value ::= text | number | fieldref\n");
-        g.push_str("comparable ::= number | \"'\" [0-9:T-]{1,19} \"'\" | fieldref\n");
+    // Literals of the field's own type: a date compares to dates, a list equals one of
+    // its options.
+    let field = &form.fields[index];
+    let literal = match (field.tag.as_str(), field.input_type.as_str()) {
+        ("select", _) if !field.options.is_empty() => field
+            .options
+            .iter()
+            .map(|o| gbnf_literal(&format!("'{}'", o.value.replace(['\'', '\\'], ""))))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        ("input", "number" | "range") => "number".to_string(),
+        ("input", "date") => format!("\"'\" {DATE} \"'\""),
+        ("input", "time") => format!("\"'\" {TIME} \"'\""),
+        ("input", "datetime-local" | "month" | "week") => "\"'\" [0-9:TW-]{4,19} \"'\"".to_string(),
+        _ => "text | number".to_string(),
+    };
+    let or_field = if others.is_empty() { "" } else { " | fieldref" };
+    g.push_str(&format!("value ::= {literal}{or_field}\n"));
+    g.push_str(&format!("comparable ::= {literal}{or_field}\n"));
+    if !others.is_empty() {
         g.push_str(&format!(
             "fieldref ::= \"field('\" ({}) \"')\"\n",
             others.join(" | ")
@@ -462,20 +476,27 @@ pub fn constraint_grammar(form: &Form, index: usize) -> String {
     g
 }
 
+/// A date, `YYYY-MM-DD`, in GBNF.
+const DATE: &str = "[12] [0-9] [0-9] [0-9] \"-\" [01] [0-9] \"-\" [0-3] [0-9]";
+/// A time, `HH:MM`, in GBNF.
+const TIME: &str = "[0-2] [0-9] \":\" [0-5] [0-9]";
+
 /// The shape of a usable answer to the value prompt for `field`, in GBNF: one line, in
 /// the form its type takes (a date, a number, an address, …), at most `maxlength` long.
 pub fn value_grammar(field: &Field) -> String {
     let most = field.maxlength.map_or(60, |n| (n as usize).clamp(1, 60));
     let body = match field.input_type.as_str() {
         _ if field.tag != "input" => format!("[^\\n]{{1,{most}}}"),
-        "date" => "[12] [0-9] [0-9] [0-9] \"-\" [01] [0-9] \"-\" [0-3] [0-9]".to_string(),
-        "time" => "[0-2] [0-9] \":\" [0-5] [0-9]".to_string(),
+        "date" => DATE.to_string(),
+        "time" => TIME.to_string(),
         "month" => "[12] [0-9] [0-9] [0-9] \"-\" [01] [0-9]".to_string(),
         "week" => "[12] [0-9] [0-9] [0-9] \"-W\" [0-5] [0-9]".to_string(),
-        "datetime-local" => "[12] [0-9] [0-9] [0-9] \"-\" [01] [0-9] \"-\" [0-3] [0-9] \"T\" [0-2] [0-9] \":\" [0-5] [0-9]".to_string(),
+        "datetime-local" => format!("{DATE} \"T\" {TIME}"),
         "number" | "range" => "\"-\"? [0-9]{1,9} (\".\" [0-9]{1,4})?".to_string(),
         "email" => "[a-z0-9._-]{1,20} \"@\" [a-z0-9-]{1,20} \".\" [a-z]{2,6}".to_string(),
-        "url" => "\"https://\" [a-z0-9-]{1,20} \".\" [a-z]{2,6} (\"/\" [a-z0-9-]{0,20})?".to_string(),
+        "url" => {
+            "\"https://\" [a-z0-9-]{1,20} \".\" [a-z]{2,6} (\"/\" [a-z0-9-]{0,20})?".to_string()
+        }
         "tel" => "\"+\"? [0-9 ()-]{6,18}".to_string(),
         _ => format!("[^\\n]{{1,{most}}}"),
     };
@@ -606,6 +627,9 @@ mod tests {
             date.contains("fieldref ::= \"field('\" (\"from\" | \"guest\") \"')\""),
             "{date}"
         );
+        // A date compares to dates and the form's other fields, not to words.
+        assert!(date.contains("value ::= \"'\" [12]"), "{date}");
+        assert!(!date.contains("text | number"), "{date}");
         let text = constraint_grammar(&form, 2);
         assert!(text.contains("toContainChar") && !text.contains("toHaveCompareCondition"));
         assert!(value_grammar(&form.fields[0]).contains("\"-\""));

@@ -15,6 +15,14 @@
 //! 3. **Probe** what the rules missed, one field at a time from the successful values:
 //!    empty, whitespace only, too long, another type; a probe a negation already made is
 //!    skipped.
+//! 4. **Judge** a language model's hypotheses ([`Origin::Model`]), each negated alone,
+//!    last, so that they never take the budget of the rules' negations and probes.
+//!
+//! The rules reach first, as they would alone. Only when they get no success does the
+//! model have its turn ([`FormSession::model_turn`]): its hypotheses join and the caller
+//! tries its values first, for another `max_reach` submissions; a hypothesis the form
+//! then refuses is set aside. So with a model the session does everything it does
+//! without, and more.
 //!
 //! Every distinct [`Feedback::signature`] is a Form Submission State (values the page
 //! quotes back masked: "Thanks, Ada!" and "Thanks, Bob!" are one state); the first
@@ -232,6 +240,9 @@ enum Phase {
     Reach,
     Negate,
     Probe,
+    /// A model's hypotheses negated, after the rules' negations and the probes, so that
+    /// they never take the budget those would have had.
+    Judge,
     Done,
 }
 
@@ -256,6 +267,12 @@ pub struct FormSession {
     fss_keys: Vec<String>,
     negations: VecDeque<usize>,
     probes: VecDeque<Probe>,
+    /// The model's hypotheses to negate in [`Phase::Judge`].
+    hypotheses: VecDeque<usize>,
+    /// The rules reached no success alone: the model's hypotheses and values are tried.
+    model_turn: bool,
+    /// Values a model guessed, by field, to try first in its turn.
+    model_values: Vec<Option<String>>,
     /// Constraints whose negation was submitted.
     negated: Vec<usize>,
     /// Examples the feedback gave, (field, value), for the solver at the next call.
@@ -302,15 +319,18 @@ impl FormSession {
             fss_keys: Vec::new(),
             negations: VecDeque::new(),
             probes: VecDeque::new(),
+            hypotheses: VecDeque::new(),
+            model_turn: false,
+            model_values: Vec::new(),
             negated: Vec::new(),
             examples: Vec::new(),
         }
     }
 
-    /// Adds a model's proposals as hypotheses ([`Origin::Model`]): the next reach keeps
-    /// them until the form refuses them, and negation judges them. Only before the reach
-    /// is over (later, what is being negated must not change); answers how many were
-    /// new.
+    /// Adds a model's proposals as hypotheses ([`Origin::Model`]): negation judges them
+    /// after the rules, and in the model's turn the reach keeps them until the form
+    /// refuses them. Only before the reach is over (later, what is being negated must not
+    /// change); answers how many were new.
     pub fn add_hypotheses(&mut self, constraints: Vec<Constraint>) -> usize {
         if self.phase != Phase::Reach {
             return 0;
@@ -323,13 +343,32 @@ impl FormSession {
                     origin: Origin::Model,
                     verdict: Verdict::Unverified,
                     dropped: false,
-                    aside: false,
+                    // Out of the reach until the model's turn.
+                    aside: !self.model_turn,
                     fss: None,
                 });
                 added += 1;
             }
         }
         added
+    }
+
+    fn start_model_turn(&mut self) {
+        self.model_turn = true;
+        for i in self.model_waiting() {
+            self.entries[i].aside = false;
+        }
+        self.give_model_values();
+    }
+
+    /// The model's hypotheses waiting, set aside.
+    fn model_waiting(&self) -> Vec<usize> {
+        (0..self.entries.len())
+            .filter(|&i| {
+                let e = &self.entries[i];
+                e.origin == Origin::Model && e.aside && !e.dropped
+            })
+            .collect()
     }
 
     /// Whether the session is still trying to reach a success.
@@ -375,6 +414,10 @@ impl FormSession {
                         self.end_reach();
                         continue;
                     }
+                    // The model's values, when its turn has just come.
+                    for (field, value) in std::mem::take(&mut self.examples) {
+                        solver.example(field, value);
+                    }
                     match self.reach_values(solver) {
                         Some(values) => {
                             self.reach_attempts += 1;
@@ -395,11 +438,21 @@ impl FormSession {
                 }
                 Phase::Probe => {
                     let Some(probe) = self.probes.pop_front() else {
-                        self.phase = Phase::Done;
+                        self.phase = Phase::Judge;
                         continue;
                     };
                     if let Some(values) = self.probe_values(probe) {
                         return Some(self.submit(values, Purpose::Probe(probe)));
+                    }
+                }
+                Phase::Judge => {
+                    let Some(i) = self.hypotheses.pop_front() else {
+                        self.phase = Phase::Done;
+                        continue;
+                    };
+                    if let Some(values) = self.negation_values(solver, i) {
+                        self.negated.push(i);
+                        return Some(self.submit(values, Purpose::Negate(i)));
                     }
                 }
                 Phase::Done => return None,
@@ -450,7 +503,9 @@ impl FormSession {
                     self.end_reach();
                 }
                 Outcome::Failure => {
-                    self.set_aside(blamed(&self.form, &feedback).as_deref());
+                    if self.model_turn {
+                        self.set_aside(touched(&self.form, &feedback).as_deref());
+                    }
                     if self.config.refine {
                         self.refine(&feedback, &submission.values);
                     }
@@ -521,7 +576,11 @@ impl FormSession {
     /// accepted search found nothing (a search has many words to try, each cheap).
     fn reach_limit(&self) -> usize {
         let limit = self.config.max_reach.max(1);
-        if self.reached { limit * 2 } else { limit }
+        if self.reached || self.model_turn {
+            limit * 2
+        } else {
+            limit
+        }
     }
 
     fn active(&self) -> Vec<usize> {
@@ -530,14 +589,46 @@ impl FormSession {
             .collect()
     }
 
-    /// After a refused reach: the model's hypotheses about the fields the form blamed
-    /// (`None`: the form as a whole, so any field) are set aside until negation.
+    /// Values a model guessed, by field, for the solver to try first in the model's turn
+    /// (that turn then comes even without hypotheses).
+    pub fn add_model_values(&mut self, values: Vec<Option<String>>) {
+        self.model_values = values;
+        if self.model_turn {
+            self.give_model_values();
+        }
+    }
+
+    fn give_model_values(&mut self) {
+        for (field, value) in self.model_values.iter().enumerate() {
+            if let Some(v) = value {
+                self.examples.push((field, v.clone()));
+            }
+        }
+    }
+
+    /// The model's turn from the start: its hypotheses are kept while reaching (for
+    /// testing the model alone).
+    pub fn model_first(&mut self) {
+        if self.phase == Phase::Reach && self.submissions == 0 {
+            self.start_model_turn();
+        }
+    }
+
+    /// Whether the rules got no success alone and the model has its turn at reaching:
+    /// its values should then be tried first.
+    pub fn model_turn(&self) -> bool {
+        self.model_turn
+    }
+
+    /// After a refused reach in the model's turn: its hypotheses about the fields the
+    /// form blamed (`None`: the form as a whole, so any field) are set aside until
+    /// negation.
     fn set_aside(&mut self, blamed: Option<&[usize]>) {
         let refs = &self.refs;
         for e in self
             .entries
             .iter_mut()
-            .filter(|e| e.origin == Origin::Model && !e.dropped)
+            .filter(|e| e.origin == Origin::Model && !e.dropped && !e.aside)
         {
             let involved = std::iter::once(e.constraint.field.as_str())
                 .chain(e.constraint.related_fields())
@@ -618,6 +709,13 @@ impl FormSession {
         if self.phase != Phase::Reach {
             return;
         }
+        // The rules got nothing accepted: the model's turn, when it has proposed anything.
+        let model_has =
+            self.model_values.iter().any(Option::is_some) || !self.model_waiting().is_empty();
+        if self.base.is_none() && !self.model_turn && model_has {
+            self.start_model_turn();
+            return;
+        }
         if self.base.is_none() {
             self.base = self
                 .attempts
@@ -662,7 +760,12 @@ impl FormSession {
                 self.entries[i].fss = base_fss;
                 continue;
             }
-            self.negations.push_back(i);
+            // Hypotheses the success did without wait until the rules are done.
+            if self.entries[i].origin == Origin::Model && self.entries[i].aside {
+                self.hypotheses.push_back(i);
+            } else {
+                self.negations.push_back(i);
+            }
         }
     }
 
@@ -731,7 +834,7 @@ impl FormSession {
     }
 
     fn start_probes(&mut self) {
-        self.phase = Phase::Done;
+        self.phase = Phase::Judge;
         if !self.config.probe {
             return;
         }
@@ -924,7 +1027,10 @@ impl FormSession {
                 continue;
             }
             let value = values.get(f).map(FieldValue::as_string).unwrap_or_default();
-            if let Some(example) = crate::infer::example_in(&m.text) {
+            // A message quoting the refused value back gives no example of a good one.
+            if let Some(example) = crate::infer::example_in(&m.text)
+                && example.trim() != value.trim()
+            {
                 self.examples.push((f, example));
             }
             let today = self.config.today.as_deref();
@@ -998,6 +1104,16 @@ fn blamed(form: &Form, feedback: &Feedback) -> Option<Vec<usize>> {
     if fields.is_empty() {
         return None;
     }
+    fields.sort_unstable();
+    fields.dedup();
+    Some(fields)
+}
+
+/// The fields a refusal may be about: those [`blamed`] and those its messages are
+/// shown at; `None` when one message was about the form as a whole.
+fn touched(form: &Form, feedback: &Feedback) -> Option<Vec<usize>> {
+    let mut fields = blamed(form, feedback)?;
+    fields.extend(feedback.messages.iter().filter_map(|m| m.field));
     fields.sort_unstable();
     fields.dedup();
     Some(fields)

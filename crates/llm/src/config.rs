@@ -87,6 +87,24 @@ impl LlmConfig {
     }
 }
 
+/// Where `scripts/fetch-smollm2` installs SmolLM2-135M-Instruct: in `$CURIO_SMOLLM2_DIR`,
+/// else `$XDG_DATA_HOME/curio/models/SmolLM2-135M-Instruct`, else the same under
+/// `~/.local/share`.
+pub fn default_local_model() -> PathBuf {
+    let dir = match std::env::var_os("CURIO_SMOLLM2_DIR") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => {
+            let data = std::env::var_os("XDG_DATA_HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+                .unwrap_or_default();
+            data.join("curio/models/SmolLM2-135M-Instruct")
+        }
+    };
+    dir.join("SmolLM2-135M-Instruct.Q4_1.gguf")
+}
+
 /// A key as found in the environment: surrounding blanks dropped, blank meaning none.
 fn key_from_value(value: Option<String>) -> Option<String> {
     value

@@ -24,7 +24,7 @@ mod local;
 
 pub use cache::ResponseCache;
 pub use client::{Answer, LlmClient, Usage};
-pub use config::{API_KEY_ENV, LlmConfig, Message, Role};
+pub use config::{API_KEY_ENV, LlmConfig, Message, Role, default_local_model};
 pub use error::LlmError;
 
 /// Whether this build runs GGUF models in process ([`LlmConfig::local`]).

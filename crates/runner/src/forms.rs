@@ -573,15 +573,20 @@ pub(crate) async fn solve_form(
     let today_text = format!("{y:04}-{m:02}-{d:02}");
     let config = SessionConfig {
         max_submissions: EXPLORE_SESSION_SUBMISSIONS,
-        max_reach: EXPLORE_SESSION_SUBMISSIONS,
+        // With a model, half for the rules and half for the model's turn.
+        max_reach: if tools.llm.is_some() {
+            EXPLORE_SESSION_SUBMISSIONS / 2
+        } else {
+            EXPLORE_SESSION_SUBMISSIONS
+        },
         refine: true,
         negate: false,
         probe: false,
         today: Some(today_text.clone()),
     };
     let inferred = infer(&form, Some(&ferg), today());
-    let mut known_examples = examples(&form, Some(&ferg));
-    // The model's rules and values, when there is one; its problems only cost help.
+    // The model's rules and values, when there is one, for its turn if the rules get no
+    // success; its problems only cost help.
     let mut proposed = Vec::new();
     let mut guesses = vec![None; form.fields.len()];
     if let Some(client) = tools.llm {
@@ -589,16 +594,12 @@ pub(crate) async fn solve_form(
         (proposed, _, _) = ask_llm(client, &form, &ferg, &inferred, &today_text, parts).await;
         let known: Vec<_> = inferred.iter().chain(&proposed).cloned().collect();
         (guesses, _) = ask_values(client, &form, &ferg, &known, &today_text, parts).await;
-        for (list, value) in known_examples.iter_mut().zip(&guesses) {
-            if let Some(v) = value {
-                list.insert(0, v.clone());
-            }
-        }
     }
     let mut session = FormSession::new(form.clone(), inferred, config, seed);
     session.add_hypotheses(proposed);
+    session.add_model_values(guesses.clone());
     let mut solver = ConstraintSolver::new(HeuristicFiller::new(dictionary.clone(), today()))
-        .with_examples(known_examples);
+        .with_examples(examples(&form, Some(&ferg)));
     let mut submitter = Submitter::new(tools.browser, login);
     while let Some(submission) = session.next(&mut solver) {
         let feedback = match submitter.submit(url, &form, &submission.values).await {
@@ -728,16 +729,14 @@ async fn test_form_with(
         config.seed ^ index as u64,
     );
     session.add_hypotheses(inferred[from_rules..].to_vec());
-    // The model's values come first, then the page's examples.
-    let mut known_examples = examples(&form, config.use_ferg.then_some(&ferg));
-    for (list, guess) in known_examples.iter_mut().zip(&guesses) {
-        if let Some(g) = guess {
-            list.insert(0, g.clone());
-        }
+    // Without the rules, the model's turn is from the start (FormNexus' own way).
+    if !config.rules {
+        session.model_first();
     }
+    session.add_model_values(guesses.clone());
     let mut solver =
         ConstraintSolver::new(HeuristicFiller::new(config.dictionary.clone(), today()))
-            .with_examples(known_examples);
+            .with_examples(examples(&form, config.use_ferg.then_some(&ferg)));
     let mut attempts: Vec<(Vec<FieldValue>, String, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     // Fields the model was asked about after a refusal, and what it taught.

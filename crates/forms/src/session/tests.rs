@@ -451,9 +451,15 @@ fn reaches_success_by_learning_from_feedback_then_confirms_and_refutes() {
 }
 
 #[test]
-fn a_wrong_hypothesis_costs_one_refusal_and_is_refuted() {
+fn hypotheses_are_judged_after_everything_the_rules_do() {
     let wrong = "expect(field('username')).toHaveLengthCondition('>=', 30)";
     let right = "expect(field('password')).toHaveLengthCondition('>=', 8)";
+    let alone = drive(
+        signup(),
+        inferred(),
+        SessionConfig::default(),
+        &signup_server,
+    );
     let run = drive_with(
         signup(),
         inferred(),
@@ -463,10 +469,9 @@ fn a_wrong_hypothesis_costs_one_refusal_and_is_refuted() {
     );
     let r = &run.report;
     assert!(r.reached, "{r:#?}");
-    // Refused for the long username the wrong guess asked for, then set aside: the next
-    // reach succeeds, with the right guess still kept.
-    assert_eq!(&run.purposes[..2], &[Purpose::Reach, Purpose::Reach]);
-    assert!(matches!(run.purposes[2], Purpose::Negate(_)));
+    // The session does what it does without the model first, then judges the model's.
+    assert_eq!(&run.purposes[..alone.purposes.len()], &alone.purposes[..]);
+    assert_eq!(r.fss[..alone.report.fss.len()], alone.report.fss[..]);
     let origin = |text: &str| {
         r.constraints
             .iter()
@@ -477,23 +482,45 @@ fn a_wrong_hypothesis_costs_one_refusal_and_is_refuted() {
     assert_eq!(origin(wrong), Origin::Model);
     // The success breaks the wrong guess: refuted without a submission of its own.
     assert_eq!(verdict(r, wrong), Some(Verdict::Refuted));
+    // The right one, which the form's message also taught, is negated: confirmed.
     assert_eq!(verdict(r, right), Some(Verdict::Confirmed));
-    // Without the guesses the same rules take the same two reaches.
-    let alone = drive(
-        signup(),
-        inferred(),
-        SessionConfig::default(),
-        &signup_server,
-    );
-    assert!(alone.report.reached);
-    assert_eq!(
-        alone
-            .purposes
-            .iter()
-            .filter(|p| **p == Purpose::Reach)
-            .count(),
-        2
-    );
+}
+
+/// The server of the sign-up form, for members only: the username must be Grace.
+fn members_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
+    let mut errors = signup_server(values);
+    if values[0].as_string() != "Grace" {
+        errors.push((Some(0), "No member goes by that name".to_string()));
+    }
+    errors
+}
+
+#[test]
+fn the_model_has_its_turn_when_the_rules_get_no_success() {
+    let mut rules = inferred();
+    rules.push(c(
+        "expect(field('password')).toHaveLengthCondition('>=', 8)",
+    ));
+    let config = SessionConfig {
+        max_reach: 2,
+        ..SessionConfig::default()
+    };
+    let alone = drive(signup(), rules.clone(), config.clone(), &members_server);
+    assert!(!alone.report.reached, "{:#?}", alone.report);
+    let grace = "expect(field('username')).toBeEqual('Grace')";
+    let run = drive_with(signup(), rules, vec![c(grace)], config, &members_server);
+    assert!(run.report.reached, "{:#?}", run.report);
+    // The rules' reaches, as alone, then the model's, which succeeds.
+    let tries = alone
+        .purposes
+        .iter()
+        .take_while(|p| **p == Purpose::Reach)
+        .count();
+    assert!(tries >= 1);
+    assert_eq!(&run.purposes[..tries], &alone.purposes[..tries]);
+    assert_eq!(run.purposes[tries], Purpose::Reach);
+    assert!(matches!(run.purposes[tries + 1], Purpose::Negate(_)));
+    assert_eq!(verdict(&run.report, grace), Some(Verdict::Confirmed));
 }
 
 #[test]
