@@ -909,10 +909,12 @@ impl FormSession {
                     )
                     && same_kind(&self.form.fields[f], &self.form.fields[g]);
                 let alike = alike || same_choices(&self.form.fields[f], &self.form.fields[g]);
+                // A model's hypotheses are judged apart and change no probe.
                 let related = self.entries.iter().any(|e| {
                     let c = &e.constraint;
                     let names = [self.refs[f].as_str(), self.refs[g].as_str()];
-                    names.contains(&c.field.as_str())
+                    e.origin != Origin::Model
+                        && names.contains(&c.field.as_str())
                         && c.related_fields().iter().any(|r| names.contains(r))
                 });
                 if alike && !related && base.get(f) != base.get(g) {
@@ -1052,22 +1054,28 @@ impl FormSession {
     /// Adds a constraint learnt from feedback; those in force it replaces (same field,
     /// same template and direction, or its opposite) are dropped.
     fn add(&mut self, c: Constraint) {
+        // A model's hypotheses are judged apart: the form's word neither takes them in
+        // nor drops them, so that the rules go as they would without a model.
+        let own = |e: &Entry| e.origin != Origin::Model;
         if self
             .entries
             .iter()
-            .any(|e| !e.dropped && !e.aside && e.constraint == c)
+            .any(|e| own(e) && !e.dropped && e.constraint == c)
         {
             return;
         }
-        for e in self.entries.iter_mut().filter(|e| !e.dropped) {
+        for e in self.entries.iter_mut().filter(|e| own(e) && !e.dropped) {
             if replaces(&c, &e.constraint) {
                 e.dropped = true;
             }
         }
-        // Taken back in when it had been dropped or set aside before.
-        if let Some(e) = self.entries.iter_mut().find(|e| e.constraint == c) {
+        // Taken back in when it had been dropped before.
+        if let Some(e) = self
+            .entries
+            .iter_mut()
+            .find(|e| own(e) && e.constraint == c)
+        {
             e.dropped = false;
-            e.aside = false;
             return;
         }
         self.entries.push(Entry {
