@@ -511,6 +511,36 @@ impl Tab {
         }
     }
 
+    /// How many observations the page has made so far: a mark for
+    /// [`Tab::observations_since`].
+    pub fn observation_mark(&self) -> usize {
+        self.events.lock().observations.len()
+    }
+
+    /// The observations made since `mark`, waiting up to `limit` until one that `wanted`
+    /// accepts comes in: what a slow server answers after the action's settle gave up.
+    pub async fn observations_since(
+        &self,
+        mark: usize,
+        limit: Duration,
+        wanted: impl Fn(&curio_record::Observation) -> bool,
+    ) -> Vec<curio_record::Observation> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let seen = self
+                .events
+                .lock()
+                .observations
+                .get(mark..)
+                .map(<[_]>::to_vec)
+                .unwrap_or_default();
+            if seen.iter().any(&wanted) || Instant::now() >= deadline {
+                return seen;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// JavaScript coverage accumulated by this tab (empty unless enabled).
     pub fn coverage(&self) -> &CoverageMap {
         &self.coverage

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use curio_browser::{Browser, BrowserConfig, BrowserError, Outcome, Scope, Tab, UserAction};
 use curio_page::{Action, ActionKind, Page};
-use curio_record::{FindingId, RunRecord, Step, StepKind};
+use curio_record::{FindingId, Observation, RunRecord, Step, StepKind};
 use url::Url;
 
 use crate::explore::RunError;
@@ -63,7 +63,9 @@ async fn replay_in(
         failed: None,
         signatures: Vec::new(),
     };
+    let mut mark = tab.observation_mark();
     for (i, step) in trace.iter().enumerate() {
+        mark = tab.observation_mark();
         let outcome = match step.kind {
             StepKind::Goto => tab.goto(step.value.as_deref().unwrap_or_default()).await?,
             _ => {
@@ -93,11 +95,28 @@ async fn replay_in(
             break;
         }
     }
+    // Every step done and not yet seen: a loaded machine or a slow server may answer
+    // after the last step's settle gave up, so its answer is waited for a while.
+    if !report.reproduced && report.failed.is_none() && report.steps_done == trace.len() {
+        let late = tab
+            .observations_since(mark, LATE_ANSWER, |o| {
+                is_finding(o) && signature(o) == wanted
+            })
+            .await;
+        absorb_observations(&mut report, &late, wanted);
+    }
     Ok(report)
 }
 
+/// How long a replay waits after its last step for the failure it replays.
+const LATE_ANSWER: Duration = Duration::from_secs(5);
+
 fn absorb(report: &mut ReplayReport, outcome: &Outcome, wanted: &str) {
-    for o in outcome.observations.iter().filter(|o| is_finding(o)) {
+    absorb_observations(report, &outcome.observations, wanted);
+}
+
+fn absorb_observations(report: &mut ReplayReport, observations: &[Observation], wanted: &str) {
+    for o in observations.iter().filter(|o| is_finding(o)) {
         let s = signature(o);
         if s == wanted {
             report.reproduced = true;
