@@ -138,6 +138,12 @@ async fn main() -> Result<()> {
             );
         }
     }
+    if let Some(path) = args.llm_local.as_ref().filter(|p| !p.is_file()) {
+        bail!(
+            "--llm-local {}: no such file (scripts/fetch-smollm2 installs SmolLM2-135M-Instruct)",
+            path.display()
+        );
+    }
     std::fs::create_dir_all(&args.out)?;
     let mut runs = Vec::new();
     for variant in &args.variants {
