@@ -15,6 +15,8 @@ use tokio::process::Command;
 
 mod common;
 
+use common::{model_proposals, verdict};
+
 /// The model's answer to a constraint prompt: a true rule and a wrong one for the coupon
 /// code, and a repeat of what the markup says for the name; to a value prompt, a code
 /// of the shop's kind and a name.
@@ -126,16 +128,6 @@ async fn forms_with(
     (json["forms"][0].clone(), err)
 }
 
-fn verdict<'a>(form: &'a Value, constraint: &str) -> &'a str {
-    form["report"]["constraints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["constraint"] == constraint)
-        .and_then(|c| c["verdict"].as_str())
-        .unwrap_or("absent")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn model_proposals_go_through_negation_and_answers_are_cached() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
@@ -150,14 +142,7 @@ async fn model_proposals_go_through_negation_and_answers_are_cached() {
     assert_eq!(verdict(&form, starts), "confirmed", "{form}\n{err}");
     // The wrong one is broken and the form still accepts: refuted, and no test says so.
     assert_eq!(verdict(&form, short), "refuted", "{form}");
-    let sources: Vec<&str> = form["inferred"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["source"] == "llm")
-        .map(|r| r["constraint"].as_str().unwrap())
-        .collect();
-    assert_eq!(sources, [starts, short]);
+    assert_eq!(model_proposals(&form), [starts, short]);
     let texts = serde_json::to_string(&form["report"]["fss"]).unwrap();
     assert!(texts.contains("Coupon applied"), "{texts}");
     // Each field once, then once more after the rules' first refusal.

@@ -11,6 +11,8 @@ use serde_json::Value;
 
 mod common;
 
+use common::{model_proposals, verdict};
+
 /// The model `scripts/fetch-smollm2` installs, or the one `CURIO_LLM_LOCAL` names.
 fn model() -> PathBuf {
     let path = std::env::var_os("CURIO_LLM_LOCAL")
@@ -58,13 +60,7 @@ async fn the_local_model_is_asked_and_its_proposals_go_through_negation() {
     assert_eq!(llm["cache_hits"], 0, "{llm}");
     // In the constraint language: what it proposed was read as constraints on the field
     // asked about (the grammar allows nothing else).
-    let proposed: Vec<&str> = form["inferred"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["source"] == "llm")
-        .map(|r| r["constraint"].as_str().unwrap())
-        .collect();
+    let proposed = model_proposals(&form);
     assert!(
         !proposed.is_empty(),
         "the model proposed nothing new: {form}"
@@ -77,22 +73,12 @@ async fn the_local_model_is_asked_and_its_proposals_go_through_negation() {
     // Each proposal went through negation: the success reached already broke it
     // (refuted at once), or it was negated alone (confirmed or refuted); only one that
     // no values can break stays unverified.
-    let verdict = |c: &str| {
-        form["report"]["constraints"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["constraint"] == c)
-            .and_then(|r| r["verdict"].as_str())
-            .unwrap_or("absent")
-            .to_string()
-    };
-    let verdicts: Vec<(&str, String)> = proposed.iter().map(|c| (*c, verdict(c))).collect();
-    assert!(verdicts.iter().all(|(_, v)| v != "absent"), "{verdicts:?}");
+    let verdicts: Vec<(&str, &str)> = proposed.iter().map(|c| (*c, verdict(&form, c))).collect();
+    assert!(verdicts.iter().all(|(_, v)| *v != "absent"), "{verdicts:?}");
     assert!(
         verdicts
             .iter()
-            .any(|(_, v)| v == "refuted" || v == "confirmed"),
+            .any(|(_, v)| *v == "refuted" || *v == "confirmed"),
         "{verdicts:?}"
     );
     // A hallucination costs a submission, never a wrong test: the form still gets

@@ -1,4 +1,5 @@
-//! What the CLI tests share: running the real `curio` binary.
+//! What the CLI tests share: running the real `curio` binary, and reading what
+//! `curio forms` wrote.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -82,4 +83,29 @@ fn which_chromium() -> String {
         }
     }
     "/usr/bin/chromium".into()
+}
+
+/// The constraints of a form in forms.json that came from the model, in order.
+#[allow(dead_code)] // not every test file asks a model
+pub fn model_proposals(form: &serde_json::Value) -> Vec<&str> {
+    form["inferred"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["source"] == "llm")
+        .map(|r| r["constraint"].as_str().unwrap())
+        .collect()
+}
+
+/// What negation said of `constraint` in a form of forms.json: `confirmed`, `refuted`,
+/// `unverified`, or `absent` when the form has no such constraint.
+#[allow(dead_code)] // not every test file asks a model
+pub fn verdict<'a>(form: &'a serde_json::Value, constraint: &str) -> &'a str {
+    form["report"]["constraints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["constraint"] == constraint)
+        .and_then(|c| c["verdict"].as_str())
+        .unwrap_or("absent")
 }
