@@ -227,6 +227,99 @@ async fn form_sessions_learn_what_only_the_server_says() {
     testbed.shutdown().await;
 }
 
+/// What a form session provokes is a finding like any other: with no form macro and a
+/// budget of one action, the explorer itself never submits the plan, yet the session's
+/// accepted submission (a 500) is reported, with the session's steps as its trace, and
+/// replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_form_session_provokes_is_reported() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/seats");
+    let out = tempfile::tempdir().unwrap();
+    let (_, stdout, err) = run(&[
+        "explore",
+        &url,
+        "--out",
+        out.path().to_str().unwrap(),
+        "--max-actions",
+        "1",
+        "--seed",
+        "1",
+        "--disable",
+        "form-macro",
+    ])
+    .await;
+    let record = record_in(&out);
+    let crash = finding(&record, "500");
+    assert_eq!(
+        crash.reproduced,
+        Some(true),
+        "{:?}\n{stdout}\n{err}",
+        crash.trace
+    );
+    assert_eq!(crash.trace[0].kind, StepKind::Goto, "{:?}", crash.trace);
+    assert!(
+        crash
+            .trace
+            .iter()
+            .any(|s| s.kind == StepKind::Fill && s.locator.contains("Seats")),
+        "{:?}",
+        crash.trace
+    );
+    testbed.shutdown().await;
+}
+
+/// A change in two steps (choose a plan, review, confirm): the macro picks radio buttons
+/// by their value, choices rotate until Pro is billed yearly, and after the review of a
+/// change the page is a new state (`change-contexts`), whose Confirm is worth taking.
+/// Without the contexts, the same pages are fewer states.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_confirmed_after_its_review_is_found() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/plan");
+    let explore = |switch: &'static str| {
+        let url = url.clone();
+        async move {
+            let out = tempfile::tempdir().unwrap();
+            let dir = out.path().to_str().unwrap().to_string();
+            let args = [
+                "explore",
+                &url,
+                "--out",
+                &dir,
+                "--max-actions",
+                "70",
+                "--seed",
+                "1",
+                switch,
+                "change-contexts",
+            ];
+            let (_, stdout, err) = run(&args).await;
+            (record_in(&out), format!("{stdout}\n{err}"))
+        }
+    };
+    let (with, log) = explore("--enable").await;
+    let crash = finding(&with, "500");
+    assert_eq!(crash.reproduced, Some(true), "{:?}\n{log}", crash.trace);
+    assert!(
+        crash.trace.iter().any(|s| s.kind == StepKind::Check
+            && format!("{} {}", s.locator, s.selector)
+                .to_lowercase()
+                .contains("pro")),
+        "Pro picked by its radio: {:?}",
+        crash.trace
+    );
+    let states = |r: &RunRecord| r.summary.as_ref().expect("finished").states;
+    let (without, log) = explore("--disable").await;
+    assert!(
+        states(&with) > states(&without),
+        "{} states with contexts, {} without: {log}",
+        states(&with),
+        states(&without)
+    );
+    testbed.shutdown().await;
+}
+
 /// "Log out" and "Delete everything" are never taken with the guard on; without it the
 /// same budget takes them (each logs a console error when it is).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -246,6 +246,8 @@ struct StateData {
     id: StateId,
     /// Actions offered on the last `choose` in this state, in page order.
     available: Vec<ActionId>,
+    /// Novelty group ([`Learner::set_group`]); 0 unless set.
+    group: u32,
     /// Whether `choose` was ever called in this state.
     recorded: bool,
     /// Sorted by action.
@@ -294,8 +296,9 @@ pub struct Learner {
     /// Interner; a lookup table only, never iterated.
     action_ids: HashMap<Box<str>, ActionId>,
     action_names: Vec<Box<str>>,
-    /// Per action id: transitions taken with it, in any state.
-    taken: Vec<u32>,
+    /// Per (novelty group, action id): transitions taken with it, in any state of the
+    /// group; a lookup table only, never iterated.
+    taken: HashMap<(u32, ActionId), u32>,
     /// Caller's state id -> node; a lookup table only, never iterated.
     nodes: HashMap<StateId, Node>,
     states: Vec<StateData>,
@@ -314,7 +317,7 @@ impl Learner {
             rng: ChaCha8Rng::seed_from_u64(seed),
             action_ids: HashMap::new(),
             action_names: Vec::new(),
-            taken: Vec::new(),
+            taken: HashMap::new(),
             nodes: HashMap::new(),
             states: Vec::new(),
             steps_without_new: 0,
@@ -355,7 +358,9 @@ impl Learner {
         let data = &self.states[node as usize];
         let mut best: Option<(usize, f64, f64)> = None;
         for (i, &a) in data.available.iter().enumerate() {
-            let q = data.tried(a).map_or_else(|| self.untried_q(a), |t| t.q);
+            let q = data
+                .tried(a)
+                .map_or_else(|| self.untried_q(data.group, a), |t| t.q);
             let g = gumbel(&mut self.rng);
             // Softmax: score Q/tau + g. Greedy (tau <= 0 or NaN): Q, ties by g.
             let (primary, secondary) = if soft { (q / tau + g, 0.0) } else { (q, g) };
@@ -434,7 +439,11 @@ impl Learner {
             to_data
                 .available
                 .iter()
-                .map(|&b| to_data.tried(b).map_or_else(|| self.untried_q(b), |x| x.q))
+                .map(|&b| {
+                    to_data
+                        .tried(b)
+                        .map_or_else(|| self.untried_q(to_data.group, b), |x| x.q)
+                })
                 .fold(None, |m: Option<f64>, q| {
                     Some(match m {
                         Some(m) if m >= q => m,
@@ -474,6 +483,17 @@ impl Learner {
     pub fn episode_start(&mut self, start: StateId) {
         self.node(start);
         self.episodes += 1;
+    }
+
+    /// Puts `state` in novelty group `group` (all states start in group 0). With
+    /// [`LearnerConfig::global_novelty`], an untried action's optimism fades with how often
+    /// it was taken in states of the same group only: the caller groups states by
+    /// something that changes what every page does (a setting the browser keeps), so
+    /// that under a setting never met before the app is worth exploring again, its
+    /// navigation included.
+    pub fn set_group(&mut self, state: StateId, group: u32) {
+        let node = self.node(state);
+        self.states[node as usize].group = group;
     }
 
     /// Whether [`LearnerConfig::stuck_after`] steps (`observe` or `observe_off_scope` calls)
@@ -516,7 +536,7 @@ impl Learner {
                 let fresh = self
                     .config
                     .global_novelty
-                    .then(|| data.untried().find(|&a| self.never_taken(a)))
+                    .then(|| data.untried().find(|&a| self.never_taken(data.group, a)))
                     .flatten();
                 let Some(a) = fresh.or_else(|| data.untried().next()) else {
                     continue;
@@ -642,25 +662,26 @@ impl Learner {
         curiosity * (1.0 + w * f)
     }
 
-    /// The value of `action` in a state where it was never tried: `initial_q`, faded by
-    /// how often it was taken elsewhere with [`LearnerConfig::global_novelty`].
-    fn untried_q(&self, action: ActionId) -> f64 {
+    /// The value of `action` in a state of novelty group `group` where it was never
+    /// tried: `initial_q`, faded by how often it was taken elsewhere in the group with
+    /// [`LearnerConfig::global_novelty`].
+    fn untried_q(&self, group: u32, action: ActionId) -> f64 {
         if !self.config.global_novelty {
             return self.config.initial_q;
         }
-        let t = self.taken.get(action as usize).copied().unwrap_or(0);
+        let t = self.taken.get(&(group, action)).copied().unwrap_or(0);
         self.config.initial_q / (1.0 + f64::from(t)).sqrt()
     }
 
-    /// Whether `action` was never taken in any state.
-    fn never_taken(&self, action: ActionId) -> bool {
-        self.taken.get(action as usize).is_none_or(|&t| t == 0)
+    /// Whether `action` was never taken in any state of novelty group `group`.
+    fn never_taken(&self, group: u32, action: ActionId) -> bool {
+        self.taken.get(&(group, action)).is_none_or(|&t| t == 0)
     }
 
     fn set_q(&mut self, node: Node, action: ActionId, q: f64) {
-        if let Some(t) = self.taken.get_mut(action as usize) {
-            *t = t.saturating_add(1);
-        }
+        let group = self.states[node as usize].group;
+        let t = self.taken.entry((group, action)).or_insert(0);
+        *t = t.saturating_add(1);
         let tried = &mut self.states[node as usize].tried;
         match tried.binary_search_by_key(&action, |t| t.action) {
             Ok(i) => {
@@ -677,7 +698,6 @@ impl Learner {
         }
         let id = self.action_names.len() as ActionId;
         self.action_names.push(action.into());
-        self.taken.push(0);
         self.action_ids.insert(action.into(), id);
         id
     }
@@ -696,6 +716,7 @@ impl Learner {
         self.states.push(StateData {
             id: state,
             available: Vec::new(),
+            group: 0,
             recorded: false,
             tried: Vec::new(),
             out: Vec::new(),

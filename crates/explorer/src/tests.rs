@@ -511,11 +511,56 @@ fn global_novelty_fades_actions_taken_elsewhere() {
         l.choose(5, &keys(&["home", "fresh"]));
         let v = |l: &Learner, a: &str| {
             let id = l.action_ids[a];
-            l.untried_q(id)
+            l.untried_q(0, id)
         };
         assert!(close(v(&l, "home"), expect_home));
         assert!(close(v(&l, "fresh"), 10.0));
     }
+}
+
+#[test]
+fn novelty_counts_apart_in_each_group() {
+    let config = LearnerConfig {
+        initial_q: 10.0,
+        global_novelty: true,
+        ..paper()
+    };
+    let mut l = Learner::new(config, 3);
+    // "reports" is taken from three states of group 0 (no setting stored)...
+    for from in 0..3 {
+        l.choose(from, &keys(&["reports"]));
+        l.observe(from, "reports", 9, from == 0, 0);
+    }
+    // ...and none of group 1 (a timezone never used before).
+    l.set_group(5, 1);
+    l.set_group(6, 0);
+    for state in [5, 6] {
+        l.choose(state, &keys(&["reports"]));
+    }
+    let id = l.action_ids["reports"];
+    assert!(close(l.untried_q(0, id), 10.0 / 2.0));
+    assert!(close(l.untried_q(1, id), 10.0));
+    // Taking it in group 1 fades it there, not more in group 0.
+    l.observe(5, "reports", 9, false, 0);
+    assert!(close(l.untried_q(1, id), 10.0 / 2f64.sqrt()));
+    assert!(close(l.untried_q(0, id), 10.0 / 2.0));
+    // A jump aims at the state where it was never taken in its group.
+    let mut l2 = Learner::new(
+        LearnerConfig {
+            plan_to_untried: true,
+            ..l.config().clone()
+        },
+        3,
+    );
+    l2.choose(0, &keys(&["reports", "a", "b"]));
+    l2.observe(0, "reports", 9, true, 0);
+    l2.observe(0, "a", 1, true, 0);
+    l2.observe(0, "b", 2, true, 0);
+    l2.set_group(2, 1);
+    l2.choose(1, &keys(&["reports"]));
+    l2.choose(2, &keys(&["reports"]));
+    let plan = l2.plan_jump(0).expect("a plan");
+    assert_eq!(plan.target.state, 2);
 }
 
 #[test]

@@ -146,6 +146,12 @@ pub trait FormFiller {
     fn fresh(&self, _field: &Field, _value: &FieldValue) -> bool {
         false
     }
+
+    /// Whether the boundary value `value` was never submitted in `field` as the one bad
+    /// value of a fill; false for fillers that do not count.
+    fn fresh_boundary(&self, _field: &Field, _value: &str) -> bool {
+        false
+    }
 }
 
 /// Reads each field's meaning from its labels and markup ([`crate::classify`]) and fills it
@@ -161,6 +167,9 @@ pub struct HeuristicFiller {
     uses: HashMap<(String, String), u32>,
     /// How often each form (by key) was submitted with a valid fill.
     submissions: HashMap<String, u32>,
+    /// How often each pair of choices ((field, value), (field, value), in order) was
+    /// submitted together, so that combinations take turns too.
+    pairs: HashMap<(String, String), u32>,
 }
 
 impl HeuristicFiller {
@@ -177,6 +186,7 @@ impl HeuristicFiller {
             today: days_from_civil(y, m, d),
             uses: HashMap::new(),
             submissions: HashMap::new(),
+            pairs: HashMap::new(),
         }
     }
 
@@ -185,6 +195,11 @@ impl HeuristicFiller {
             .get(&(field_identity(field), value.to_string()))
             .copied()
             .unwrap_or(0)
+    }
+
+    fn pair_uses(&self, a: String, b: String) -> u32 {
+        let key = if a <= b { (a, b) } else { (b, a) };
+        self.pairs.get(&key).copied().unwrap_or(0)
     }
 
     pub fn dictionary(&self) -> &Dictionary {
@@ -285,10 +300,45 @@ impl FormFiller for HeuristicFiller {
                 self.used(field, &f.value);
             }
         }
-        if fill.broken.is_none() {
-            *self.submissions.entry(form.key.0.clone()).or_insert(0) += 1;
+        let choices: Vec<String> = fill
+            .values
+            .iter()
+            .filter_map(|f| {
+                let field = form.fields.get(f.field)?;
+                Some(choice_item(field, &choice_value(&f.value)?))
+            })
+            .collect();
+        for (i, a) in choices.iter().enumerate() {
+            for b in &choices[i + 1..] {
+                let key = if a <= b {
+                    (a.clone(), b.clone())
+                } else {
+                    (b.clone(), a.clone())
+                };
+                *self.pairs.entry(key).or_insert(0) += 1;
+            }
+        }
+        match fill.broken {
+            None => *self.submissions.entry(form.key.0.clone()).or_insert(0) += 1,
+            Some(b) => {
+                if let (Some(field), Some(FieldValue::Text(v))) =
+                    (form.fields.get(b), fill.value_of(b))
+                {
+                    let key = (field_identity(field), bad_key(v));
+                    *self.uses.entry(key).or_insert(0) += 1;
+                }
+            }
         }
     }
+
+    fn fresh_boundary(&self, field: &Field, value: &str) -> bool {
+        self.uses_of(field, &bad_key(value)) == 0
+    }
+}
+
+/// The key a bad value is counted under, apart from the choices of the same field.
+fn bad_key(value: &str) -> String {
+    format!("bad:{value}")
 }
 
 /// The value a choice is counted under; typed text is generated afresh each time, so
@@ -302,7 +352,38 @@ fn choice_value(value: &FieldValue) -> Option<String> {
 }
 
 /// A field's identity across visits of its page, for counting the values used in it.
+/// A choice as counted in pairs: the field's identity and the value.
+fn choice_item(field: &Field, value: &str) -> String {
+    format!("{}={value}", field_identity(field))
+}
+
 fn field_identity(field: &Field) -> String {
+    // A control without name or id in a repeated row (a role per team member) is one
+    // field for rotation with its siblings in the other rows: once "admin" was tried in
+    // one row it is not new in the next, so a long table does not drown the rest.
+    if field.name.is_none() && field.id.is_none() {
+        let selector = &field.target.selector;
+        let shape = ROW_STEPS.iter().fold(selector.clone(), |s, row| {
+            let mut out = String::with_capacity(s.len());
+            let mut rest = s.as_str();
+            while let Some(at) = rest.find(row) {
+                let after = &rest[at + row.len()..];
+                match after.find(')') {
+                    Some(end) => {
+                        out.push_str(&rest[..at]);
+                        out.push_str(&row[..row.len() - ":nth-of-type(".len()]);
+                        rest = &after[end + 1..];
+                    }
+                    None => break,
+                }
+            }
+            out.push_str(rest);
+            out
+        });
+        if shape != *selector {
+            return format!("{}|rows|{shape}", field.input_type);
+        }
+    }
     format!(
         "{}|{}|{}|{}",
         field.input_type,
@@ -311,6 +392,9 @@ fn field_identity(field: &Field) -> String {
         field.target.locator
     )
 }
+
+/// Selector steps of repeated rows, whose position is not part of a field's identity.
+const ROW_STEPS: [&str; 2] = ["tr:nth-of-type(", "li:nth-of-type("];
 
 /// How a field is operated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -977,13 +1061,33 @@ impl Filling<'_> {
                 pool = from;
             }
         }
-        // Choices rotate: the least-used options come first, so that every status,
+        // Choices rotate: the options least often sent together with the choices this
+        // fill already made come first, so that combinations take turns (Pro billed
+        // yearly, not always monthly), then the least-used ones, so that every status,
         // plan or assignee gets its turn. Among those, people often leave a preselected
         // choice as it is (the default subject of a contact form, the current status of
         // a task), so it goes first.
-        let uses: Vec<u32> = pool
+        let earlier: Vec<String> = self
+            .values
             .iter()
-            .map(|&i| self.filler.uses_of(field, &field.options[i].value))
+            .enumerate()
+            .filter(|&(p, _)| p != pos)
+            .filter_map(|(p, g)| {
+                let value = choice_value(&g.as_ref()?.value)?;
+                Some(choice_item(self.field(p), &value))
+            })
+            .collect();
+        let uses: Vec<(u32, u32)> = pool
+            .iter()
+            .map(|&i| {
+                let value = &field.options[i].value;
+                let item = choice_item(field, value);
+                let together: u32 = earlier
+                    .iter()
+                    .map(|e| self.filler.pair_uses(e.clone(), item.clone()))
+                    .sum();
+                (together, self.filler.uses_of(field, value))
+            })
             .collect();
         let fewest = uses.iter().copied().min()?;
         let pool: Vec<usize> = pool
@@ -1149,7 +1253,12 @@ impl Filling<'_> {
                         written.push(s);
                     }
                 }
-                text(pick(&written, rng)?.clone())
+                // The least sent first, so that every edge gets its turn.
+                let uses = |s: &String| self.filler.uses_of(field, &bad_key(s));
+                let fewest = written.iter().map(uses).min()?;
+                let least: Vec<String> =
+                    written.into_iter().filter(|s| uses(s) == fewest).collect();
+                text(pick(&least, rng)?.clone())
             }
         }
     }

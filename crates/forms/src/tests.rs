@@ -1109,6 +1109,92 @@ fn single_choices_rotate_too() {
 }
 
 #[test]
+fn combinations_of_choices_take_turns() {
+    let mut team = input("radio").label("Plan").name("plan").options(&[
+        ("basic", "Basic"),
+        ("team", "Team"),
+        ("pro", "Pro"),
+    ]);
+    team.options[1].selected = true;
+    let cycle = input("select-one")
+        .label("Billing cycle")
+        .name("cycle")
+        .options(&[("monthly", "Monthly"), ("yearly", "Yearly")]);
+    let f = form(vec![team, cycle]);
+    let mut filler = filler();
+    let mut pairs = std::collections::BTreeSet::new();
+    for seed in 0..6 {
+        let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&f, &fill);
+        let value = |i| {
+            fill.value_of(i)
+                .map(FieldValue::as_string)
+                .unwrap_or_default()
+        };
+        pairs.insert((value(0), value(1)));
+    }
+    // Six fills, the six combinations (not Pro always billed monthly).
+    assert_eq!(pairs.len(), 6, "{pairs:?}");
+}
+
+#[test]
+fn boundary_values_take_turns() {
+    let f = form(vec![
+        input("number")
+            .label("Seats")
+            .name("seats")
+            .min("1")
+            .max("500"),
+    ]);
+    let mut filler = filler();
+    let mut sent = Vec::new();
+    for seed in 0..6 {
+        let fill = fill(&mut filler, &f, Variant::Boundary, seed).expect("a fill");
+        let value = text_of(&fill, 0);
+        assert!(
+            filler.fresh_boundary(&f.fields[0], &value),
+            "{value} again: {sent:?}"
+        );
+        filler.submitted(&f, &fill);
+        assert!(!filler.fresh_boundary(&f.fields[0], &value));
+        sent.push(value);
+    }
+    // Just past each edge (0 is also the first below 1), each edge, -1 and a huge
+    // number: each once.
+    let mut sorted = sent.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), sent.len(), "{sent:?}");
+    assert!(sent.contains(&"-1".to_string()), "{sent:?}");
+}
+
+#[test]
+fn a_choice_repeated_in_every_row_rotates_once_for_all_rows() {
+    let row = |n: u32, who: &str| {
+        let mut role = input("select-one")
+            .label(&format!("Role of {who}"))
+            .options(&[("admin", "Admin"), ("member", "Member")]);
+        role.name = None;
+        role.id = None;
+        role.target.selector = format!(
+            "html > body > table > tbody > tr:nth-of-type({n}) > td:nth-of-type(4) > select"
+        );
+        role
+    };
+    let (priya, kenji) = (row(2, "Priya"), row(5, "Kenji"));
+    let mut filler = filler();
+    filler.used(&priya, &FieldValue::Select("admin".into()));
+    assert!(!filler.fresh(&kenji, &FieldValue::Select("admin".into())));
+    assert!(filler.fresh(&kenji, &FieldValue::Select("member".into())));
+    // Fields with a name keep their own rotation.
+    let named = input("select-one")
+        .label("Role")
+        .name("role")
+        .options(&[("admin", "Admin")]);
+    assert!(filler.fresh(&named, &FieldValue::Select("admin".into())));
+}
+
+#[test]
 fn optional_checkboxes_go_as_they_are_then_all_cleared_then_all_ticked() {
     let f = form(vec![
         input("checkbox").label("Email").name("channel").checked(),

@@ -30,26 +30,40 @@ impl StorageAbstraction {
 
     /// The fingerprint of `entries` (key, value): empty when nothing is stored. Digits
     /// in keys and values are generalised (`filter-3` is `filter-N`); JSON objects keep
-    /// their top-level scalar members, other JSON only its presence.
+    /// their top-level scalar members, each capped on its own (a filter's free-text
+    /// member turning into presence only does not hide its status member), other JSON
+    /// only its presence.
     pub fn fingerprint(&mut self, entries: &[(String, String)]) -> String {
         let mut items = BTreeSet::new();
         for (key, value) in entries {
             let key = generalize(key);
             let item = match abstract_value(value) {
-                Some(v) => {
-                    let values = self.seen.entry(key.clone()).or_default();
-                    if values.len() < self.max_values || values.contains(&v) {
-                        values.insert(v.clone());
-                        format!("{key}={v}")
-                    } else {
-                        key
-                    }
+                Abstract::Scalar(v) => self.capped(&key, &key, '=', v),
+                Abstract::Object(members) => {
+                    let members: BTreeSet<String> = members
+                        .into_iter()
+                        .map(|(m, v)| self.capped(&format!("{key}.{m}"), &m, ':', v))
+                        .collect();
+                    format!("{key}={{{}}}", Vec::from_iter(members).join(","))
                 }
-                None => key,
+                Abstract::Presence => key,
             };
             items.insert(item);
         }
         items.into_iter().collect::<Vec<_>>().join("; ")
+    }
+
+    /// `name` `sep` `value`, or `name` alone once `slot` has shown `max_values` other
+    /// values.
+    fn capped(&mut self, slot: &str, name: &str, sep: char, value: String) -> String {
+        let values = self.seen.entry(slot.to_string()).or_default();
+        if values.len() < self.max_values || values.contains(&value) {
+            let item = format!("{name}{sep}{value}");
+            values.insert(value);
+            item
+        } else {
+            name.to_string()
+        }
     }
 }
 
@@ -59,23 +73,37 @@ impl Default for StorageAbstraction {
     }
 }
 
-/// The value as it counts in a fingerprint, or `None` when only its presence counts.
-fn abstract_value(value: &str) -> Option<String> {
+/// What of a stored value counts in a fingerprint.
+enum Abstract {
+    /// A short value, generalised.
+    Scalar(String),
+    /// A JSON object's top-level scalar members (name, value), generalised.
+    Object(Vec<(String, String)>),
+    /// Only that something is stored.
+    Presence,
+}
+
+fn abstract_value(value: &str) -> Abstract {
     let trimmed = value.trim();
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         return match serde_json::from_str::<Value>(trimmed) {
-            Ok(Value::Object(members)) => {
-                let scalars: BTreeSet<String> = members
+            Ok(Value::Object(members)) => Abstract::Object(
+                members
                     .iter()
-                    .filter_map(|(k, v)| Some(format!("{}:{}", generalize(k), scalar(v)?)))
-                    .collect();
-                Some(format!("{{{}}}", Vec::from_iter(scalars).join(",")))
+                    .filter_map(|(k, v)| Some((generalize(k), scalar(v)?)))
+                    .collect(),
+            ),
+            Ok(Value::Array(items)) => {
+                Abstract::Scalar(if items.is_empty() { "[]" } else { "[…]" }.into())
             }
-            Ok(Value::Array(items)) => Some(if items.is_empty() { "[]" } else { "[…]" }.into()),
-            _ => None,
+            _ => Abstract::Presence,
         };
     }
-    (trimmed.chars().count() <= MAX_VALUE_CHARS).then(|| generalize(trimmed))
+    if trimmed.chars().count() <= MAX_VALUE_CHARS {
+        Abstract::Scalar(generalize(trimmed))
+    } else {
+        Abstract::Presence
+    }
 }
 
 fn scalar(v: &Value) -> Option<String> {
@@ -191,5 +219,24 @@ mod tests {
             s.fingerprint(&entries(&[("local:wish", "[3,4]")])),
             "local:wish=[…]"
         );
+    }
+
+    #[test]
+    fn an_object_member_full_of_text_does_not_hide_the_others() {
+        let mut s = StorageAbstraction::new(3);
+        let filter = |status: &str, text: &str| {
+            entries(&[(
+                "session:filter-4",
+                &format!(r#"{{"status":"{status}","text":"{text}"}}"#),
+            )])
+        };
+        for text in ["a", "b", "c", "d", "e"] {
+            s.fingerprint(&filter("open", text));
+        }
+        // The text member is data by now; the status member still tells states apart.
+        let open = s.fingerprint(&filter("open", "f"));
+        let archived = s.fingerprint(&filter("archived", "g"));
+        assert_eq!(open, "session:filter-N={status:open,text}");
+        assert_eq!(archived, "session:filter-N={status:archived,text}");
     }
 }

@@ -88,17 +88,25 @@ pub struct Features {
     pub fresh_choices: bool,
     /// What the page keeps in the browser (`localStorage`, `sessionStorage`) is part of
     /// the state, so the same page under a setting never seen before (a timezone, a
-    /// running timer, a saved filter) is new and worth visiting again.
+    /// running timer, a saved filter) is new and worth visiting again; and what was done
+    /// under one setting does not make an action less novel under another (the
+    /// learner's novelty groups), so the app is explored again under each new setting.
     pub storage_states: bool,
     /// Each new form (once per form) is tested by a short form-testing session that
     /// reaches a successful submission, learning its rules from the form's messages
     /// (`curio forms` without negation and probes); the form macro then types the
     /// values that succeeded.
     pub form_sessions: bool,
+    /// What the last valid form submissions of the episode changed (the form and the
+    /// choices it was sent with: a project archived, a task blocked, a plan picked) is
+    /// part of the state for the next few moves, so the pages right after a change are
+    /// new and their actions worth trying again (an archived project's Export, a blocked
+    /// task's time report, the review's Confirm).
+    pub change_contexts: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -109,6 +117,7 @@ impl Features {
         "fresh-choices",
         "storage-states",
         "form-sessions",
+        "change-contexts",
     ];
 
     pub fn all() -> Features {
@@ -123,6 +132,7 @@ impl Features {
             fresh_choices: true,
             storage_states: true,
             form_sessions: true,
+            change_contexts: true,
         }
     }
 
@@ -138,6 +148,7 @@ impl Features {
             fresh_choices: false,
             storage_states: false,
             form_sessions: false,
+            change_contexts: false,
         }
     }
 
@@ -154,6 +165,7 @@ impl Features {
             "fresh-choices" => &mut self.fresh_choices,
             "storage-states" => &mut self.storage_states,
             "form-sessions" => &mut self.form_sessions,
+            "change-contexts" => &mut self.change_contexts,
             _ => return false,
         };
         *slot = on;

@@ -27,11 +27,18 @@ use crate::config::{RunConfig, StrategyKind};
 use crate::findings::{is_finding, signature};
 use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
-use crate::strategy::{Candidate, candidates, note_used, plan_move, random_index};
+use crate::strategy::{Candidate, candidates, change_label, note_used, plan_move, random_index};
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
 /// filled by the filler alone.
 const MAX_FORM_SESSIONS: usize = 24;
+
+/// With `change-contexts`: the changes a state remembers (the latest ones), and for how
+/// many moves after it a change is remembered. Four moves reach an archived project's
+/// Export, a blocked task's "Log time" then its time report, a new project's "New task"
+/// form then the new task's report.
+const CONTEXT_CHANGES: usize = 2;
+const CONTEXT_MOVES: u32 = 4;
 
 /// Consecutive browser failures (not app failures) after which a run gives up.
 const MAX_CONSECUTIVE_FAILURES: u32 = 8;
@@ -168,6 +175,8 @@ pub async fn explore(
         learner,
         states: StateTable::new(StateTableConfig::default()),
         storage: StorageAbstraction::default(),
+        changes: VecDeque::new(),
+        groups: HashMap::new(),
         start_state: None,
         current: None,
         plan: VecDeque::new(),
@@ -288,6 +297,12 @@ struct Explorer {
     states: StateTable,
     /// What pages keep in the browser, as part of their state (`storage-states`).
     storage: StorageAbstraction,
+    /// The episode's latest changes (`change-contexts`), with the episode move that made
+    /// each, oldest first.
+    changes: VecDeque<(String, u32)>,
+    /// Novelty group of each storage fingerprint (`storage-states`), from 1; 0 is the
+    /// empty storage.
+    groups: HashMap<String, u32>,
     /// The state of the start page in the first episode: where replays begin.
     start_state: Option<u32>,
     current: Option<Current>,
@@ -389,10 +404,11 @@ impl Explorer {
                 Err(e) => return self.browser_failure(e),
             },
         };
-        if self.config.features.form_sessions
-            && let Err(e) = self.solve_new_forms(&current).await
-        {
-            return self.browser_failure(e);
+        if self.config.features.form_sessions {
+            match self.solve_new_forms(&current).await {
+                Ok(failing) => self.record_session_failures(failing, on_event).await?,
+                Err(e) => return self.browser_failure(e),
+            }
         }
         let mut filler = SolvedFiller {
             inner: &mut self.filler,
@@ -469,6 +485,9 @@ impl Explorer {
         note_used(&current.page, candidate, &move_steps, &mut self.filler);
         self.moves += 1;
         self.episode_moves += 1;
+        if self.config.features.change_contexts {
+            self.note_change(change_label(&current.page, candidate));
+        }
         if self.episode_moves >= self.config.episode_steps || crashed || leave {
             self.need_reset = true;
         }
@@ -544,11 +563,29 @@ impl Explorer {
         chosen
     }
 
-    /// Snapshots the tab and places the page among the known states.
+    /// Forgets the changes made more than [`CONTEXT_MOVES`] moves ago, then remembers
+    /// `change` (made by the move just taken), keeping the latest [`CONTEXT_CHANGES`].
+    fn note_change(&mut self, change: Option<String>) {
+        let now = self.episode_moves;
+        self.changes.retain(|(_, at)| now - at < CONTEXT_MOVES);
+        if let Some(change) = change {
+            self.changes.retain(|(c, _)| *c != change);
+            self.changes.push_back((change, now));
+            while self.changes.len() > CONTEXT_CHANGES {
+                self.changes.pop_front();
+            }
+        }
+    }
+
     /// Runs a short form-testing session on each form of the page not met before
     /// (once per form signature, at most [`MAX_FORM_SESSIONS`] per run), each submission
-    /// in its own fresh context, and keeps the values it got accepted.
-    async fn solve_new_forms(&mut self, current: &Current) -> Result<(), BrowserError> {
+    /// in its own fresh context, and keeps the values it got accepted. Returns the
+    /// submissions that provoked failures of the app.
+    async fn solve_new_forms(
+        &mut self,
+        current: &Current,
+    ) -> Result<Vec<Vec<(Step, Outcome)>>, BrowserError> {
+        let mut failing = Vec::new();
         for (i, form) in current.page.forms.iter().enumerate() {
             let signature = form_signature(form);
             if self.solved.contains_key(&signature)
@@ -574,11 +611,51 @@ impl Explorer {
             )
             .await;
             self.browser_time += t.elapsed();
-            self.solved.insert(signature, accepted?);
+            let solved = accepted?;
+            self.solved.insert(signature, solved.accepted);
+            failing.extend(solved.failing);
+        }
+        Ok(failing)
+    }
+
+    /// Records the submissions of form sessions that provoked failures, each as a trace
+    /// of its own (the page's load, the fills, the submit) among the episode's steps, so
+    /// that what a session provoked is a finding like any other, checked by replay.
+    async fn record_session_failures(
+        &mut self,
+        failing: Vec<Vec<(Step, Outcome)>>,
+        on_event: &mut (dyn FnMut(RunEvent) + Send),
+    ) -> Result<(), RunError> {
+        for submission in failing {
+            let episode_trace = std::mem::take(&mut self.trace);
+            let steps: Vec<Step> = submission.iter().map(|(s, _)| s.clone()).collect();
+            let url = steps
+                .first()
+                .and_then(|s| s.value.clone())
+                .unwrap_or_default();
+            let mut recorded = Ok(());
+            for (i, (step, outcome)) in submission.into_iter().enumerate() {
+                let ctx = StepContext {
+                    state: None,
+                    page_url: &url,
+                    move_steps: &steps[..=i],
+                };
+                recorded = self
+                    .record(step, url.clone(), &outcome, ctx, on_event)
+                    .await;
+                if recorded.is_err() {
+                    break;
+                }
+            }
+            self.trace = episode_trace;
+            recorded?;
         }
         Ok(())
     }
 
+    /// Snapshots the tab and places the page among the known states: by its normalised
+    /// URL, what it stores (`storage-states`), the episode's latest changes
+    /// (`change-contexts`) and its tag sequence.
     async fn look(&mut self) -> Result<(Current, bool), BrowserError> {
         let t = Instant::now();
         let capture = self.tab().snapshot().await;
@@ -587,6 +664,7 @@ impl Explorer {
         let page = Page::from_snapshot(&capture.snapshot);
         let url = normalize_url(&page.url, &self.config.url_normalization);
         let mut place = url.clone();
+        let mut group = 0;
         if self.config.features.storage_states {
             let t = Instant::now();
             // Unreadable storage (a page going away) reads as empty.
@@ -594,8 +672,14 @@ impl Explorer {
             self.browser_time += t.elapsed();
             let fingerprint = self.storage.fingerprint(&stored);
             if !fingerprint.is_empty() {
-                place = format!("{url} [{fingerprint}]");
+                place = format!("{place} [{fingerprint}]");
+                let next = self.groups.len() as u32 + 1;
+                group = *self.groups.entry(fingerprint).or_insert(next);
             }
+        }
+        if !self.changes.is_empty() {
+            let changes: Vec<&str> = self.changes.iter().map(|(c, _)| c.as_str()).collect();
+            place = format!("{place} after {}", changes.join(" then "));
         }
         let tags = if self.config.features.element_merging {
             &page.merged_tag_sequence
@@ -603,6 +687,8 @@ impl Explorer {
             &page.tag_sequence
         };
         let found = self.states.lookup(&place, tags);
+        // Under each stored setting, what was taken elsewhere counts apart.
+        self.learner.set_group(found.id.0, group);
         if found.is_new {
             self.note_state(found.id.0, &page.url).await;
         }
@@ -629,6 +715,7 @@ impl Explorer {
         }
         self.trace.clear();
         self.current = None;
+        self.changes.clear();
         self.episode_moves = 0;
         let t = Instant::now();
         if let Some(old) = self.tab.take() {
@@ -1012,7 +1099,8 @@ fn describe_move(steps: &[Step]) -> String {
     }
 }
 
-fn goto(url: &str) -> Step {
+/// The step that opens `url`.
+pub(crate) fn goto(url: &str) -> Step {
     Step {
         kind: StepKind::Goto,
         locator: String::new(),

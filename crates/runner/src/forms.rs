@@ -26,15 +26,17 @@ use curio_minilm::MiniLmEmbedder;
 use curio_page::{DomSnapshot, Field, Form, Page, form_dom};
 use curio_record::{
     ConstraintRecord, FormFieldRecord, FormRecord, FssRecord, ObservationKind, RunMeta, RunRecord,
-    RunStats, RunSummary, Store,
+    RunStats, RunSummary, Step, StepKind, Store,
 };
 use serde::Serialize;
 
 use crate::endpoint_embed::EndpointEmbedder;
-use crate::explore::{RunError, today};
+use crate::explore::{RunError, goto, today};
+use crate::findings::is_finding;
 use crate::forms_export;
 use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
 use crate::login::{Login, log_in};
+use crate::replay::RADIO_BY_VALUE;
 use curio_report::{TestFormat, form_test_files, write_tests};
 
 /// How `curio forms` runs.
@@ -564,7 +566,7 @@ pub(crate) async fn solve_form(
     index: usize,
     run: &crate::config::RunConfig,
     seed: u64,
-) -> Result<Option<Vec<FieldValue>>, BrowserError> {
+) -> Result<FormSolved, BrowserError> {
     let (dictionary, login) = (&run.dictionary, run.login.as_ref());
     let form = page.forms[index].clone();
     let dom = form_dom(snapshot, page, form.id);
@@ -618,6 +620,7 @@ pub(crate) async fn solve_form(
         };
         session.observe(feedback);
     }
+    let failing = std::mem::take(&mut submitter.failing);
     submitter.close().await;
     // A success; else values the form's checks let through to a server error, which is
     // what exploring wants to reach again.
@@ -628,12 +631,22 @@ pub(crate) async fn solve_form(
             .any(|m| matches!(m.channel, Channel::Http(status) if status >= 500))
             && s.messages.iter().all(|m| m.field.is_none())
     };
-    Ok(report
+    let accepted = report
         .fss
         .iter()
         .find(|s| s.outcome == curio_forms::feedback::Outcome::Success)
         .or_else(|| report.fss.iter().find(|s| crashed(s)))
-        .map(|s| s.values.clone()))
+        .map(|s| s.values.clone());
+    Ok(FormSolved { accepted, failing })
+}
+
+/// What a form session of `explore` brings back.
+pub(crate) struct FormSolved {
+    /// Values the form accepted (or let through to a server error).
+    pub(crate) accepted: Option<Vec<FieldValue>>,
+    /// The submissions that provoked failures of the app, each as its steps from the
+    /// page's load with what each step observed: findings like any other.
+    pub(crate) failing: Vec<Vec<(Step, Outcome)>>,
 }
 
 /// One form of the page, and how its texts are compared.
@@ -1094,6 +1107,9 @@ struct Submitter<'b> {
     /// How to log in before each submission (the tab forgets the session with the rest).
     login: Option<&'b Login>,
     tab: Option<Tab>,
+    /// The submissions so far that provoked a failure of the app (an uncaught exception,
+    /// a server error...), as their steps and outcomes.
+    failing: Vec<Vec<(Step, Outcome)>>,
 }
 
 impl<'b> Submitter<'b> {
@@ -1102,6 +1118,7 @@ impl<'b> Submitter<'b> {
             browser,
             login,
             tab: None,
+            failing: Vec::new(),
         }
     }
 
@@ -1129,7 +1146,14 @@ impl<'b> Submitter<'b> {
             self.tab = Some(tab);
             return Ok(Attempt::Failed(format!("logging in failed: {e}")));
         }
-        let attempt = submit_in(&mut tab, url, form, values).await;
+        let mut steps = Vec::new();
+        let attempt = submit_in(&mut tab, url, form, values, &mut steps).await;
+        if steps
+            .iter()
+            .any(|(_, o): &(Step, Outcome)| o.observations.iter().any(is_finding))
+        {
+            self.failing.push(steps);
+        }
         match attempt {
             Ok(a) => {
                 self.tab = Some(tab);
@@ -1149,13 +1173,16 @@ impl<'b> Submitter<'b> {
     }
 }
 
+/// Makes one submission in `tab`; `steps` gets each step taken, with its outcome.
 async fn submit_in(
     tab: &mut Tab,
     url: &str,
     form: &Form,
     values: &[FieldValue],
+    steps: &mut Vec<(Step, Outcome)>,
 ) -> Result<Attempt, BrowserError> {
     let loaded = tab.goto(url).await?;
+    steps.push((goto(url), loaded.clone()));
     if let Some(why) = unreachable(&loaded) {
         return Ok(Attempt::Failed(format!("{url} did not load: {why}")));
     }
@@ -1178,7 +1205,11 @@ async fn submit_in(
         let Some(action) = action_for(field, value) else {
             continue;
         };
-        match tab.perform_edit(&action).await {
+        let done = tab.perform_edit(&action).await;
+        if let Ok(outcome) = &done {
+            steps.push((step_of(&action), outcome.clone()));
+        }
+        match done {
             Ok(outcome) if outcome.navigated() => {
                 return Ok(Attempt::Failed(format!(
                     "the page navigated away to {} while filling {}",
@@ -1208,6 +1239,7 @@ async fn submit_in(
         }
         Err(e) => return Err(e),
     };
+    steps.push((step_of(&UserAction::Click(submit.clone())), outcome.clone()));
     let selectors: Vec<String> = now
         .fields
         .iter()
@@ -1297,8 +1329,26 @@ fn same_form<'p>(page: &'p Page, form: &Form) -> Option<&'p Form> {
     })
 }
 
+/// How `action` is recorded as a step of a trace.
+pub(crate) fn step_of(action: &UserAction) -> Step {
+    let (kind, value) = match action {
+        UserAction::Click(_) => (StepKind::Click, None),
+        UserAction::Fill(_, v, _) => (StepKind::Fill, Some(v.clone())),
+        UserAction::Select(_, v) => (StepKind::Select, Some(v.clone())),
+        UserAction::Check(_) => (StepKind::Check, None),
+    };
+    let target = action.target();
+    Step {
+        kind,
+        locator: target.locator.clone(),
+        selector: target.selector.clone(),
+        value,
+        href: None,
+    }
+}
+
 /// The user action that gives `field` the value; `None` when it already has it.
-fn action_for(field: &Field, value: &FieldValue) -> Option<UserAction> {
+pub(crate) fn action_for(field: &Field, value: &FieldValue) -> Option<UserAction> {
     let target = field.target.clone();
     match value {
         // A fresh load shows the field as the first snapshot saw it.
@@ -1315,7 +1365,7 @@ fn action_for(field: &Field, value: &FieldValue) -> Option<UserAction> {
             }
             let name = field.name.as_deref().unwrap_or_default();
             let selector = format!(
-                "input[type=radio][name={}][value={}]",
+                "{RADIO_BY_VALUE}{}][value={}]",
                 css_string(name),
                 css_string(v)
             );

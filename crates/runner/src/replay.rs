@@ -127,6 +127,9 @@ fn absorb_observations(report: &mut ReplayReport, observations: &[Observation], 
     }
 }
 
+/// How a radio picked by its value is selected (`crate::forms::action_for`).
+pub(crate) const RADIO_BY_VALUE: &str = "input[type=radio][name=";
+
 /// The action on `page` that `step` recorded, of the same kind.
 pub(crate) fn user_action(page: &Page, step: &Step) -> Option<UserAction> {
     let kind_matches = |a: &&Action| match step.kind {
@@ -170,7 +173,22 @@ pub(crate) fn user_action(page: &Page, step: &Step) -> Option<UserAction> {
         .or_else(|| (same_locator.len() == 1).then(|| same_locator[0]))
         .or(by_href)
         .or(by_selector)
-        .or_else(|| same_locator.first().copied())?;
+        .or_else(|| same_locator.first().copied());
+    let Some(action) = action else {
+        // A radio picked by its value (a form macro's choice in a radio group) is found
+        // by that selector in the page, as when it was picked.
+        return (step.kind == StepKind::Check && step.selector.starts_with(RADIO_BY_VALUE)).then(
+            || {
+                UserAction::Check(curio_page::Target {
+                    backend_node_id: 0,
+                    frame: 0,
+                    selector: step.selector.clone(),
+                    locator: step.locator.clone(),
+                    rect: Default::default(),
+                })
+            },
+        );
+    };
     let target = action.target.clone();
     let value = step.value.clone().unwrap_or_default();
     Some(match step.kind {

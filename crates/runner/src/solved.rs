@@ -19,8 +19,8 @@ pub(crate) fn form_signature(form: &Form) -> String {
 pub(crate) type Solved = HashMap<String, Option<Vec<FieldValue>>>;
 
 /// A [`FormFiller`] that answers with the accepted values of a form where there are
-/// some: typed text and ticked boxes; choices still come from the inner filler, so that
-/// they keep rotating.
+/// some: typed text and the boxes it had to tick; choices still come from the inner
+/// filler, so that they keep rotating.
 pub(crate) struct SolvedFiller<'a> {
     pub(crate) inner: &'a mut dyn FormFiller,
     pub(crate) solved: &'a Solved,
@@ -36,8 +36,12 @@ impl FormFiller for SolvedFiller<'_> {
             return Some(fill);
         }
         for (i, value) in accepted.iter().enumerate() {
+            // A box the session had to tick stays ticked; boxes ticked from the start
+            // rotate with the choices (all cleared is a classic gap).
+            let ticked = |i: usize| form.fields.get(i).is_some_and(|f| f.checked);
             let wanted = match value {
-                FieldValue::Text(_) | FieldValue::Check(true) => value.clone(),
+                FieldValue::Text(_) => value.clone(),
+                FieldValue::Check(true) if !ticked(i) => value.clone(),
                 _ => continue,
             };
             match fill.values.iter_mut().find(|f| f.field == i) {
@@ -66,6 +70,10 @@ impl FormFiller for SolvedFiller<'_> {
 
     fn fresh(&self, field: &Field, value: &FieldValue) -> bool {
         self.inner.fresh(field, value)
+    }
+
+    fn fresh_boundary(&self, field: &Field, value: &str) -> bool {
+        self.inner.fresh_boundary(field, value)
     }
 }
 

@@ -9,6 +9,7 @@ use curio_record::{Step, StepKind};
 use rand::{Rng, RngCore};
 
 use crate::config::Features;
+use crate::forms::{action_for, step_of};
 use crate::guard::ActionGuard;
 use crate::input_values::valid_value;
 
@@ -99,6 +100,17 @@ pub(crate) fn candidates(
                 {
                     key = format!("{key}|{choices}");
                 }
+                // A boundary value never sent makes its own action too (0, -1, just
+                // past the maximum...): servers mishandle one edge, not all.
+                if variant == Variant::Boundary
+                    && features.fresh_choices
+                    && let Some(b) = fill.broken
+                    && let (Some(field), Some(FieldValue::Text(v))) =
+                        (form.fields.get(b), fill.value_of(b))
+                    && filler.fresh_boundary(field, v)
+                {
+                    key = format!("{key}|{v}");
+                }
                 out.push(Candidate {
                     key,
                     kind: Move::Form { form: i, fill },
@@ -117,26 +129,50 @@ fn rotates(field: &Field) -> bool {
     field.options.len() <= MAX_ROTATED_OPTIONS
 }
 
+/// The choices of `fill` (options, checkbox states) in fields that rotate, in form order.
+fn choices<'a>(form: &'a Form, fill: &'a FormFill) -> Vec<(&'a Field, &'a FieldValue)> {
+    fill.values
+        .iter()
+        .filter_map(|f| form.fields.get(f.field).map(|field| (field, &f.value)))
+        .filter(|(field, value)| !matches!(value, FieldValue::Text(_)) && rotates(field))
+        .collect()
+}
+
+fn joined(choices: &[(&Field, &FieldValue)]) -> String {
+    choices
+        .iter()
+        .map(|(_, value)| value.as_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// When `fill` makes a choice never made before in `form` (an option, a checkbox
 /// state), the fill's choices, which make the macro a new action: curiosity then seeks
 /// every status, plan and assignee out, not just the first one drawn.
 fn fresh_choices(form: &Form, fill: &FormFill, filler: &dyn FormFiller) -> Option<String> {
-    let choices: Vec<(&Field, &FieldValue)> = fill
-        .values
-        .iter()
-        .filter_map(|f| form.fields.get(f.field).map(|field| (field, &f.value)))
-        .filter(|(field, value)| !matches!(value, FieldValue::Text(_)) && rotates(field))
-        .collect();
+    let choices = choices(form, fill);
     choices
         .iter()
         .any(|(field, value)| filler.fresh(field, value))
-        .then(|| {
-            choices
-                .iter()
-                .map(|(_, value)| value.as_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        })
+        .then(|| joined(&choices))
+}
+
+/// What a move changes in the app, for `change-contexts`: a valid form macro, named by
+/// its form and the choices it was sent with (`form:K|blocked,alex`); `None` for other
+/// moves.
+pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<String> {
+    let Move::Form { form, fill } = &candidate.kind else {
+        return None;
+    };
+    if fill.broken.is_some() {
+        return None;
+    }
+    let form = page.forms.get(*form)?;
+    Some(format!(
+        "form:{}|{}",
+        form.key.0,
+        joined(&choices(form, fill))
+    ))
 }
 
 /// The `random` baseline: one candidate uniformly at random.
@@ -287,24 +323,14 @@ fn random_option(field: Option<&Field>, rng: &mut dyn RngCore) -> String {
     }
 }
 
-/// The action that gives `field` the value `value`; `None` when it already has it.
+/// The action that gives `field` the value `value` (a radio group's radio by its
+/// value); `None` when it already has it.
 fn field_action(field: &Field, value: &FieldValue) -> Option<Planned> {
-    let target = field.target.clone();
-    match value {
-        FieldValue::Text(v) => Some(Planned {
-            step: step(StepKind::Fill, &target, Some(v.clone())),
-            action: UserAction::Fill(target, v.clone(), field.input_type.clone()),
-        }),
-        FieldValue::Select(v) => Some(Planned {
-            step: step(StepKind::Select, &target, Some(v.clone())),
-            action: UserAction::Select(target, v.clone()),
-        }),
-        FieldValue::Check(on) if *on != field.checked => Some(Planned {
-            step: step(StepKind::Check, &target, None),
-            action: UserAction::Check(target),
-        }),
-        FieldValue::Check(_) => None,
-    }
+    let action = action_for(field, value)?;
+    Some(Planned {
+        step: step_of(&action),
+        action,
+    })
 }
 
 fn submit_planned(page: &Page, form: &Form) -> Option<Planned> {

@@ -77,6 +77,9 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/stored/preview", get(stored_preview))
         .route("/t/once", get(once).post(once_submit))
         .route("/t/coupon", get(coupon).post(coupon_submit))
+        .route("/t/plan", get(plan))
+        .route("/t/plan/review", axum::routing::post(plan_review))
+        .route("/t/plan/confirm", axum::routing::post(plan_confirm))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .with_state(stop)
 }
@@ -97,7 +100,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 34] = [
+const PAGES: [&str; 35] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -132,6 +135,7 @@ const PAGES: [&str; 34] = [
     "/t/stored",
     "/t/once",
     "/t/coupon",
+    "/t/plan",
 ];
 
 async fn index() -> Html<String> {
@@ -913,6 +917,62 @@ async fn coupon_submit(Form(fields): Form<Vec<(String, String)>>) -> Html<String
             &format!("<p class=\"error\">That coupon code is not valid.</p>{COUPON_FORM}"),
         )
     }
+}
+
+/// A plan change in two steps, as in real billing pages: choose a plan (radio buttons)
+/// and a billing cycle, "Review", then "Confirm" on the review page. Confirming the Pro
+/// plan billed yearly answers 500; every other change is applied.
+async fn plan() -> Html<String> {
+    page("Change plan", PLAN_FORM)
+}
+
+const PLAN_FORM: &str = r#"<form method="post" action="/t/plan/review">
+<fieldset><legend>Plan</legend>
+<label><input type="radio" name="plan" value="basic"> Basic</label>
+<label><input type="radio" name="plan" value="team" checked> Team</label>
+<label><input type="radio" name="plan" value="pro"> Pro</label>
+</fieldset>
+<label for="cycle">Billing cycle</label>
+<select id="cycle" name="cycle"><option value="monthly">Monthly</option><option value="yearly">Yearly</option></select>
+<button type="submit">Review</button>
+</form>
+<p><a href="/t/plan">Plans</a></p>"#;
+
+async fn plan_review(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
+    let get = |name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(String::new(), |(_, v)| escape(v))
+    };
+    let (plan, cycle) = (get("plan"), get("cycle"));
+    page(
+        "Review the change",
+        &format!(
+            r#"<p>New plan: {plan}, billed {cycle}.</p>
+<form method="post" action="/t/plan/confirm">
+<input type="hidden" name="plan" value="{plan}"><input type="hidden" name="cycle" value="{cycle}">
+<button type="submit">Confirm</button>
+</form>
+<p><a href="/t/plan">Back to plans</a></p>"#
+        ),
+    )
+}
+
+async fn plan_confirm(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let has = |name: &str, value: &str| fields.iter().any(|(n, v)| n == name && v == value);
+    if has("plan", "pro") && has("cycle", "yearly") {
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            page("Error", "<p>no yearly price for Pro</p>"),
+        )
+            .into_response();
+    }
+    page(
+        "Plan changed",
+        r#"<p>Your plan was changed.</p><p><a href="/t/plan">Plans</a></p>"#,
+    )
+    .into_response()
 }
 
 #[cfg(test)]
