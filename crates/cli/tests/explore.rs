@@ -269,6 +269,41 @@ async fn what_a_form_session_provokes_is_reported() {
     testbed.shutdown().await;
 }
 
+/// A form in a dialog is tested by its session as a user would: each submission opens
+/// the dialog first, so what it provokes replays, through the same opening click.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_form_session_opens_the_dialog_its_form_is_in() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/seats-dialog");
+    let out = tempfile::tempdir().unwrap();
+    let (_, stdout, err) = run(&[
+        "explore",
+        &url,
+        "--out",
+        out.path().to_str().unwrap(),
+        "--max-actions",
+        "2",
+        "--seed",
+        "1",
+        "--disable",
+        "form-macro",
+    ])
+    .await;
+    let record = record_in(&out);
+    let crash = finding(&record, "500");
+    assert_eq!(
+        crash.reproduced,
+        Some(true),
+        "{:?}\n{stdout}\n{err}",
+        crash.trace
+    );
+    let locators: Vec<&str> = crash.trace.iter().map(|s| s.locator.as_str()).collect();
+    let open = locators.iter().position(|l| l.contains("Change plan"));
+    let fill = locators.iter().position(|l| l.contains("Seats"));
+    assert!(open.is_some() && open < fill, "{locators:?}");
+    testbed.shutdown().await;
+}
+
 /// A change in two steps (choose a plan, review, confirm): the macro picks radio buttons
 /// by their value, choices rotate until Pro is billed yearly, and after the review of a
 /// change the page is a new state (`change-contexts`), whose Confirm is worth taking.

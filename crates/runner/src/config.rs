@@ -101,7 +101,9 @@ pub struct Features {
     /// choices it was sent with: a project archived, a task blocked, a plan picked) is
     /// part of the state for the next few moves, so the pages right after a change are
     /// new and their actions worth trying again (an archived project's Export, a blocked
-    /// task's time report, the review's Confirm).
+    /// task's time report, the review's Confirm). These states are a novelty group of
+    /// their own: what is often done right after a change (leaving through the
+    /// navigation) fades there, what rarely is does not.
     pub change_contexts: bool,
 }
 

@@ -2,7 +2,7 @@
 //! it happens, findings deduplicated, until the time or action budget runs out or the
 //! user interrupts.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -27,7 +27,9 @@ use crate::config::{RunConfig, StrategyKind};
 use crate::findings::{is_finding, signature};
 use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
-use crate::strategy::{Candidate, candidates, change_label, note_used, plan_move, random_index};
+use crate::strategy::{
+    Candidate, Move, candidates, change_label, note_used, plan_move, random_index,
+};
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
 /// filled by the filler alone.
@@ -39,6 +41,10 @@ const MAX_FORM_SESSIONS: usize = 24;
 /// form then the new task's report.
 const CONTEXT_CHANGES: usize = 2;
 const CONTEXT_MOVES: u32 = 4;
+
+/// Longest run of steps since a page loaded that a form session repeats to show its
+/// form; after longer ones the session starts from the loaded page alone.
+const MAX_REVEAL_STEPS: usize = 6;
 
 /// Consecutive browser failures (not app failures) after which a run gives up.
 const MAX_CONSECUTIVE_FAILURES: u32 = 8;
@@ -176,6 +182,9 @@ pub async fn explore(
         states: StateTable::new(StateTableConfig::default()),
         storage: StorageAbstraction::default(),
         changes: VecDeque::new(),
+        since_load: Vec::new(),
+        solved_at: HashMap::new(),
+        resolved: HashSet::new(),
         groups: HashMap::new(),
         start_state: None,
         current: None,
@@ -300,8 +309,16 @@ struct Explorer {
     /// The episode's latest changes (`change-contexts`), with the episode move that made
     /// each, oldest first.
     changes: VecDeque<(String, u32)>,
-    /// Novelty group of each storage fingerprint (`storage-states`), from 1; 0 is the
-    /// empty storage.
+    /// The steps taken on the page since it loaded (opening a dialog, a panel): what a
+    /// form session repeats after loading the page to show the form it tests.
+    since_load: Vec<Step>,
+    /// Where each form (by signature) was first met and the steps that showed it there:
+    /// where and how its sessions load it.
+    solved_at: HashMap<String, (String, Vec<Step>)>,
+    /// Forms whose accepted values were refused later, and got a second session.
+    resolved: HashSet<String>,
+    /// Novelty group of each stored setting (`storage-states`), with or without a
+    /// change just made (`change-contexts`), from 1; 0 is neither.
     groups: HashMap<String, u32>,
     /// The state of the start page in the first episode: where replays begin.
     start_state: Option<u32>,
@@ -465,6 +482,11 @@ impl Explorer {
             self.actions += 1;
             move_steps.push(p.step.clone());
             let navigated = outcome.url_after != outcome.url_before;
+            if navigated {
+                self.since_load.clear();
+            } else {
+                self.since_load.push(p.step.clone());
+            }
             crashed = outcome.crashed;
             leave = !self.tab().scope().contains(&outcome.url_after)
                 || !self.config.pages.allows(&outcome.url_after);
@@ -506,6 +528,17 @@ impl Explorer {
             Ok(n) => n,
             Err(e) => return self.browser_failure(e),
         };
+        if let Some(signature) = refused(&current.page, candidate, &next.page) {
+            // A refusal changed nothing; and values the form accepted once no longer
+            // pass (a rule that moved with the app's data): its session runs again,
+            // once, the next time the form is met.
+            if self.config.features.change_contexts {
+                self.changes.pop_back();
+            }
+            if self.resolved.insert(signature.clone()) {
+                self.solved.remove(&signature);
+            }
+        }
         let new_elements = next.keys.difference(&current.keys).count();
         self.note_transition(current.state, Some(next.state), &move_steps)?;
         self.edge_steps
@@ -600,9 +633,22 @@ impl Explorer {
                 browser: &self.browser,
                 llm: self.llm.as_ref(),
             };
+            // Where the form was first met, and how it was shown there: a form shown
+            // again by a refusal sits at an address a browser cannot open again (the
+            // answer to a POST).
+            let reveal = if self.since_load.len() <= MAX_REVEAL_STEPS {
+                self.since_load.clone()
+            } else {
+                Vec::new()
+            };
+            let (url, reveal) = self
+                .solved_at
+                .entry(signature.clone())
+                .or_insert_with(|| (current.page.url.clone(), reveal))
+                .clone();
             let accepted = solve_form(
                 tools,
-                &current.page.url,
+                (&url, &reveal),
                 &current.page,
                 &current.snapshot,
                 i,
@@ -664,7 +710,10 @@ impl Explorer {
         let page = Page::from_snapshot(&capture.snapshot);
         let url = normalize_url(&page.url, &self.config.url_normalization);
         let mut place = url.clone();
-        let mut group = 0;
+        // The learner's novelty group: the stored setting, and whether a change was
+        // just made (what is often done right after changes, such as leaving through
+        // the navigation, fades there; an archived project's Export does not).
+        let mut group_key = String::new();
         if self.config.features.storage_states {
             let t = Instant::now();
             // Unreadable storage (a page going away) reads as empty.
@@ -673,21 +722,26 @@ impl Explorer {
             let fingerprint = self.storage.fingerprint(&stored);
             if !fingerprint.is_empty() {
                 place = format!("{place} [{fingerprint}]");
-                let next = self.groups.len() as u32 + 1;
-                group = *self.groups.entry(fingerprint).or_insert(next);
+                group_key = fingerprint;
             }
         }
         if !self.changes.is_empty() {
             let changes: Vec<&str> = self.changes.iter().map(|(c, _)| c.as_str()).collect();
             place = format!("{place} after {}", changes.join(" then "));
+            group_key.push_str(" after a change");
         }
+        let group = if group_key.is_empty() {
+            0
+        } else {
+            let next = self.groups.len() as u32 + 1;
+            *self.groups.entry(group_key).or_insert(next)
+        };
         let tags = if self.config.features.element_merging {
             &page.merged_tag_sequence
         } else {
             &page.tag_sequence
         };
         let found = self.states.lookup(&place, tags);
-        // Under each stored setting, what was taken elsewhere counts apart.
         self.learner.set_group(found.id.0, group);
         if found.is_new {
             self.note_state(found.id.0, &page.url).await;
@@ -714,6 +768,7 @@ impl Explorer {
             self.episode += 1;
         }
         self.trace.clear();
+        self.since_load.clear();
         self.current = None;
         self.changes.clear();
         self.episode_moves = 0;
@@ -1099,6 +1154,23 @@ fn describe_move(steps: &[Step]) -> String {
     }
 }
 
+/// When `candidate` was a valid form macro and the page it led to shows the same form
+/// again at another address (the form's answer to a POST, re-rendered with messages),
+/// the form's signature: the submission was refused. A success leads elsewhere, or back
+/// to the form's own page (a settings form saved).
+fn refused(before: &Page, candidate: &Candidate, after: &Page) -> Option<String> {
+    let Move::Form { form, fill } = &candidate.kind else {
+        return None;
+    };
+    if fill.broken.is_some() {
+        return None;
+    }
+    let signature = form_signature(before.forms.get(*form)?);
+    let path = |url: &str| url::Url::parse(url).ok().map(|u| u.path().to_string());
+    let shown_again = after.forms.iter().any(|f| form_signature(f) == signature);
+    (shown_again && path(&before.url) != path(&after.url)).then_some(signature)
+}
+
 /// The step that opens `url`.
 pub(crate) fn goto(url: &str) -> Step {
     Step {
@@ -1143,6 +1215,66 @@ fn peak_rss_kb() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn page_with_form(url: &str, form: bool) -> Page {
+        let target = serde_json::json!({
+            "backend_node_id": 1, "frame": 0, "selector": "#seats",
+            "locator": "textbox \"Seats\"", "rect": {"x": 0.0, "y": 0.0, "width": 1.0, "height": 1.0}
+        });
+        let field = serde_json::json!({
+            "target": target, "tag": "input", "input_type": "text", "name": "seats",
+            "id": "seats", "labels": [], "placeholder": null, "autocomplete": null,
+            "required": false, "readonly": false, "min": null, "max": null, "step": null,
+            "minlength": null, "maxlength": null, "pattern": null, "inputmode": null,
+            "options": [], "value": "", "checked": false
+        });
+        let forms = if form {
+            serde_json::json!([{
+                "id": 0, "key": "form#plan", "target": null, "name": null, "html_id": null,
+                "action": null, "method": null, "title": null, "fields": [field],
+                "submit": target
+            }])
+        } else {
+            serde_json::json!([])
+        };
+        serde_json::from_value(serde_json::json!({
+            "url": url, "normalized_url": url, "title": "", "actions": [], "forms": forms,
+            "texts": [], "tag_sequence": []
+        }))
+        .expect("a page")
+    }
+
+    #[test]
+    fn a_valid_submission_answered_by_the_same_form_elsewhere_was_refused() {
+        use curio_forms::{FieldValue, Filled, FormFill};
+        let plans = page_with_form("http://a.test/billing/plans", true);
+        let macro_with = |broken| Candidate {
+            key: "form:plan#valid".into(),
+            kind: Move::Form {
+                form: 0,
+                fill: FormFill {
+                    values: vec![Filled {
+                        field: 0,
+                        value: FieldValue::Text("6".into()),
+                    }],
+                    broken,
+                },
+            },
+        };
+        let shown_again = page_with_form("http://a.test/billing/plans/review", true);
+        let signature = form_signature(&plans.forms[0]);
+        assert_eq!(
+            refused(&plans, &macro_with(None), &shown_again),
+            Some(signature)
+        );
+        // A bad value on purpose, a settings form saved back to its page, a review
+        // page without the form: no refusal of valid values.
+        assert_eq!(refused(&plans, &macro_with(Some(0)), &shown_again), None);
+        let saved = page_with_form("http://a.test/billing/plans?done=1", true);
+        assert_eq!(refused(&plans, &macro_with(None), &saved), None);
+        let review = page_with_form("http://a.test/billing/plans/review", false);
+        assert_eq!(refused(&plans, &macro_with(None), &review), None);
+    }
 
     #[test]
     fn civil_date() {

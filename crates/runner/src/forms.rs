@@ -36,7 +36,7 @@ use crate::findings::is_finding;
 use crate::forms_export;
 use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
 use crate::login::{Login, log_in};
-use crate::replay::RADIO_BY_VALUE;
+use crate::replay::{RADIO_BY_VALUE, user_action};
 use curio_report::{TestFormat, form_test_files, write_tests};
 
 /// How `curio forms` runs.
@@ -548,9 +548,6 @@ fn judge(form: &Form, obs: &Observation, ferg: Option<&Ferg>) -> Feedback {
 /// Most submissions the explorer spends reaching a successful submission of one form.
 pub(crate) const EXPLORE_SESSION_SUBMISSIONS: usize = 6;
 
-/// Values that get form `index` of `page` (at `url`) accepted: a form-testing session
-/// that only reaches a success, learning the rules from the form's messages, each
-/// submission in a fresh context. `None` when no submission succeeded.
 /// What a form session inside `explore` works with.
 #[derive(Clone, Copy)]
 pub(crate) struct SessionTools<'a> {
@@ -558,9 +555,13 @@ pub(crate) struct SessionTools<'a> {
     pub llm: Option<&'a LlmClient>,
 }
 
+/// Values that get form `index` of `page` accepted: a form-testing session that only
+/// reaches a success, learning the rules from the form's messages, each submission in a
+/// fresh context that loads `url` and takes the `reveal` steps (opening the dialog the
+/// form is in) before filling it. The failures its submissions provoked come back too.
 pub(crate) async fn solve_form(
     tools: SessionTools<'_>,
-    url: &str,
+    (url, reveal): (&str, &[Step]),
     page: &Page,
     snapshot: &DomSnapshot,
     index: usize,
@@ -603,6 +604,7 @@ pub(crate) async fn solve_form(
     let mut solver = ConstraintSolver::new(HeuristicFiller::new(dictionary.clone(), today()))
         .with_examples(examples(&form, Some(&ferg)));
     let mut submitter = Submitter::new(tools.browser, login);
+    submitter.reveal = reveal.to_vec();
     while let Some(submission) = session.next(&mut solver) {
         let feedback = match submitter.submit(url, &form, &submission.values).await {
             Ok(Attempt::Observed(obs)) => {
@@ -1110,6 +1112,9 @@ struct Submitter<'b> {
     /// The submissions so far that provoked a failure of the app (an uncaught exception,
     /// a server error...), as their steps and outcomes.
     failing: Vec<Vec<(Step, Outcome)>>,
+    /// Steps that show the form after the page loads (opening the dialog it is in),
+    /// taken before each submission's fills.
+    reveal: Vec<Step>,
 }
 
 impl<'b> Submitter<'b> {
@@ -1119,6 +1124,7 @@ impl<'b> Submitter<'b> {
             login,
             tab: None,
             failing: Vec::new(),
+            reveal: Vec::new(),
         }
     }
 
@@ -1147,7 +1153,7 @@ impl<'b> Submitter<'b> {
             return Ok(Attempt::Failed(format!("logging in failed: {e}")));
         }
         let mut steps = Vec::new();
-        let attempt = submit_in(&mut tab, url, form, values, &mut steps).await;
+        let attempt = submit_in(&mut tab, (url, &self.reveal), form, values, &mut steps).await;
         if steps
             .iter()
             .any(|(_, o): &(Step, Outcome)| o.observations.iter().any(is_finding))
@@ -1173,10 +1179,11 @@ impl<'b> Submitter<'b> {
     }
 }
 
-/// Makes one submission in `tab`; `steps` gets each step taken, with its outcome.
+/// Makes one submission in `tab` on the page at `url`, once the `reveal` steps showed
+/// the form; `steps` gets each step taken, with its outcome.
 async fn submit_in(
     tab: &mut Tab,
-    url: &str,
+    (url, reveal): (&str, &[Step]),
     form: &Form,
     values: &[FieldValue],
     steps: &mut Vec<(Step, Outcome)>,
@@ -1185,6 +1192,29 @@ async fn submit_in(
     steps.push((goto(url), loaded.clone()));
     if let Some(why) = unreachable(&loaded) {
         return Ok(Attempt::Failed(format!("{url} did not load: {why}")));
+    }
+    for step in reveal {
+        let capture = tab.snapshot().await?;
+        let page = Page::from_snapshot(&capture.snapshot);
+        let Some(action) = user_action(&page, step) else {
+            return Ok(Attempt::Failed(format!(
+                "no element {} on {url} to show the form",
+                step.locator
+            )));
+        };
+        match tab.perform(&action).await {
+            Ok(outcome) if outcome.navigated() => {
+                return Ok(Attempt::Failed(format!(
+                    "{} left {url} instead of showing the form",
+                    step.locator
+                )));
+            }
+            Ok(outcome) => steps.push((step.clone(), outcome)),
+            Err(BrowserError::Stale { locator, .. }) => {
+                return Ok(Attempt::Failed(format!("{locator} went away")));
+            }
+            Err(e) => return Err(e),
+        }
     }
     // On a fresh load the form is where the first snapshot saw it: its selectors find it
     // again without a new snapshot. Otherwise (a form in a frame, a page that differs

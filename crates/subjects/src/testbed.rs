@@ -52,6 +52,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/form", get(form).post(form_echo))
         .route("/t/booking", get(booking).post(booking_submit))
         .route("/t/seats", get(seats).post(seats_submit))
+        .route("/t/seats-dialog", get(seats_dialog))
         .route("/t/guard", get(guard))
         .route("/t/guard/logout", get(guard_logout))
         .route("/t/hostile", get(hostile))
@@ -100,7 +101,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 35] = [
+const PAGES: [&str; 36] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -136,6 +137,7 @@ const PAGES: [&str; 35] = [
     "/t/once",
     "/t/coupon",
     "/t/plan",
+    "/t/seats-dialog",
 ];
 
 async fn index() -> Html<String> {
@@ -451,6 +453,24 @@ async fn form_echo(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
 /// its answer to a refused submission; an accepted plan answers 500.
 async fn seats() -> Html<String> {
     page("Team plan", SEATS_FORM)
+}
+
+/// The team plan's form in a dialog that "Change plan" opens: on a fresh load the form
+/// is hidden.
+async fn seats_dialog() -> Html<String> {
+    Html(doc(
+        "Billing",
+        "",
+        &format!(
+            r#"<button type="button" id="open">Change plan</button>
+<div id="dialog" role="dialog" hidden>{SEATS_FORM}</div>
+<script>
+document.getElementById('open').addEventListener('click', function () {{
+  document.getElementById('dialog').hidden = false;
+}});
+</script>"#
+        ),
+    ))
 }
 
 const SEATS_FORM: &str = r#"<form method="post" action="/t/seats">
