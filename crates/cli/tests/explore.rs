@@ -85,6 +85,26 @@ async fn curious_passes_a_form_that_needs_realistic_values_and_the_finding_repla
     testbed.shutdown().await;
 }
 
+/// Explores `url` with seed 1 and at most `max_actions` actions, plus `extra` flags:
+/// the run's record and what it printed.
+async fn explore_seed_1(url: &str, max_actions: &str, extra: &[&str]) -> (RunRecord, String) {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let mut args = vec![
+        "explore",
+        url,
+        "--out",
+        dir,
+        "--max-actions",
+        max_actions,
+        "--seed",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    let (_, stdout, err) = run(&args).await;
+    (record_in(&out), format!("{stdout}\n{err}"))
+}
+
 fn finding<'a>(r: &'a RunRecord, message: &str) -> &'a curio_record::Finding {
     r.findings
         .iter()
@@ -154,28 +174,7 @@ async fn findings_are_checked_again_at_the_end_of_the_run() {
 async fn what_the_browser_stores_is_part_of_the_state() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/stored");
-    let explore = |features: &'static str| {
-        let url = url.clone();
-        async move {
-            let out = tempfile::tempdir().unwrap();
-            let dir = out.path().to_str().unwrap().to_string();
-            let args = [
-                "explore",
-                &url,
-                "--out",
-                &dir,
-                "--max-actions",
-                "16",
-                "--seed",
-                "1",
-                features,
-                "storage-states",
-            ];
-            let (_, stdout, err) = run(&args).await;
-            (record_in(&out), format!("{stdout}\n{err}"))
-        }
-    };
-    let (with, log) = explore("--enable").await;
+    let (with, log) = explore_seed_1(&url, "16", &["--enable", "storage-states"]).await;
     let states = with.summary.as_ref().expect("finished").states;
     assert!(states >= 3, "{states} states: {log}");
     let dark = finding(&with, "no dark palette");
@@ -185,7 +184,7 @@ async fn what_the_browser_stores_is_part_of_the_state() {
         "{:?}",
         dark.trace
     );
-    let (without, log) = explore("--disable").await;
+    let (without, log) = explore_seed_1(&url, "16", &["--disable", "storage-states"]).await;
     let states = without.summary.as_ref().expect("finished").states;
     assert_eq!(states, 2, "{log}");
     testbed.shutdown().await;
@@ -198,31 +197,10 @@ async fn what_the_browser_stores_is_part_of_the_state() {
 async fn form_sessions_learn_what_only_the_server_says() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/seats");
-    let explore = |switch: &'static str| {
-        let url = url.clone();
-        async move {
-            let out = tempfile::tempdir().unwrap();
-            let dir = out.path().to_str().unwrap().to_string();
-            let args = [
-                "explore",
-                &url,
-                "--out",
-                &dir,
-                "--max-actions",
-                "60",
-                "--seed",
-                "1",
-                switch,
-                "form-sessions",
-            ];
-            let (_, stdout, err) = run(&args).await;
-            (record_in(&out), format!("{stdout}\n{err}"))
-        }
-    };
     let found = |r: &RunRecord| r.findings.iter().any(|f| f.message.contains("500"));
-    let (with, log) = explore("--enable").await;
+    let (with, log) = explore_seed_1(&url, "60", &["--enable", "form-sessions"]).await;
     assert!(found(&with), "no 500 with form sessions: {log}");
-    let (without, log) = explore("--disable").await;
+    let (without, log) = explore_seed_1(&url, "60", &["--disable", "form-sessions"]).await;
     assert!(!found(&without), "a 500 without form sessions: {log}");
     testbed.shutdown().await;
 }
@@ -235,28 +213,9 @@ async fn form_sessions_learn_what_only_the_server_says() {
 async fn what_a_form_session_provokes_is_reported() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/seats");
-    let out = tempfile::tempdir().unwrap();
-    let (_, stdout, err) = run(&[
-        "explore",
-        &url,
-        "--out",
-        out.path().to_str().unwrap(),
-        "--max-actions",
-        "1",
-        "--seed",
-        "1",
-        "--disable",
-        "form-macro",
-    ])
-    .await;
-    let record = record_in(&out);
+    let (record, log) = explore_seed_1(&url, "1", &["--disable", "form-macro"]).await;
     let crash = finding(&record, "500");
-    assert_eq!(
-        crash.reproduced,
-        Some(true),
-        "{:?}\n{stdout}\n{err}",
-        crash.trace
-    );
+    assert_eq!(crash.reproduced, Some(true), "{:?}\n{log}", crash.trace);
     assert_eq!(crash.trace[0].kind, StepKind::Goto, "{:?}", crash.trace);
     assert!(
         crash
@@ -275,28 +234,9 @@ async fn what_a_form_session_provokes_is_reported() {
 async fn a_form_session_opens_the_dialog_its_form_is_in() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/seats-dialog");
-    let out = tempfile::tempdir().unwrap();
-    let (_, stdout, err) = run(&[
-        "explore",
-        &url,
-        "--out",
-        out.path().to_str().unwrap(),
-        "--max-actions",
-        "2",
-        "--seed",
-        "1",
-        "--disable",
-        "form-macro",
-    ])
-    .await;
-    let record = record_in(&out);
+    let (record, log) = explore_seed_1(&url, "2", &["--disable", "form-macro"]).await;
     let crash = finding(&record, "500");
-    assert_eq!(
-        crash.reproduced,
-        Some(true),
-        "{:?}\n{stdout}\n{err}",
-        crash.trace
-    );
+    assert_eq!(crash.reproduced, Some(true), "{:?}\n{log}", crash.trace);
     let locators: Vec<&str> = crash.trace.iter().map(|s| s.locator.as_str()).collect();
     let open = locators.iter().position(|l| l.contains("Change plan"));
     let fill = locators.iter().position(|l| l.contains("Seats"));
@@ -312,28 +252,7 @@ async fn a_form_session_opens_the_dialog_its_form_is_in() {
 async fn a_change_confirmed_after_its_review_is_found() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/plan");
-    let explore = |switch: &'static str| {
-        let url = url.clone();
-        async move {
-            let out = tempfile::tempdir().unwrap();
-            let dir = out.path().to_str().unwrap().to_string();
-            let args = [
-                "explore",
-                &url,
-                "--out",
-                &dir,
-                "--max-actions",
-                "70",
-                "--seed",
-                "1",
-                switch,
-                "change-contexts",
-            ];
-            let (_, stdout, err) = run(&args).await;
-            (record_in(&out), format!("{stdout}\n{err}"))
-        }
-    };
-    let (with, log) = explore("--enable").await;
+    let (with, log) = explore_seed_1(&url, "70", &["--enable", "change-contexts"]).await;
     let crash = finding(&with, "500");
     assert_eq!(crash.reproduced, Some(true), "{:?}\n{log}", crash.trace);
     assert!(
@@ -345,7 +264,7 @@ async fn a_change_confirmed_after_its_review_is_found() {
         crash.trace
     );
     let states = |r: &RunRecord| r.summary.as_ref().expect("finished").states;
-    let (without, log) = explore("--disable").await;
+    let (without, log) = explore_seed_1(&url, "70", &["--disable", "change-contexts"]).await;
     assert!(
         states(&with) > states(&without),
         "{} states with contexts, {} without: {log}",

@@ -26,7 +26,7 @@ use curio_minilm::MiniLmEmbedder;
 use curio_page::{DomSnapshot, Field, Form, Page, form_dom};
 use curio_record::{
     ConstraintRecord, FormFieldRecord, FormRecord, FssRecord, ObservationKind, RunMeta, RunRecord,
-    RunStats, RunSummary, Step, StepKind, Store,
+    RunStats, RunSummary, Step, Store,
 };
 use serde::Serialize;
 
@@ -37,6 +37,7 @@ use crate::forms_export;
 use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
 use crate::login::{Login, log_in};
 use crate::replay::{RADIO_BY_VALUE, user_action};
+use crate::strategy::step_of;
 use curio_report::{TestFormat, form_test_files, write_tests};
 
 /// How `curio forms` runs.
@@ -1357,24 +1358,6 @@ fn same_form<'p>(page: &'p Page, form: &Form) -> Option<&'p Form> {
             .get(form.id.0)
             .filter(|f| f.fields.len() == form.fields.len())
     })
-}
-
-/// How `action` is recorded as a step of a trace.
-pub(crate) fn step_of(action: &UserAction) -> Step {
-    let (kind, value) = match action {
-        UserAction::Click(_) => (StepKind::Click, None),
-        UserAction::Fill(_, v, _) => (StepKind::Fill, Some(v.clone())),
-        UserAction::Select(_, v) => (StepKind::Select, Some(v.clone())),
-        UserAction::Check(_) => (StepKind::Check, None),
-    };
-    let target = action.target();
-    Step {
-        kind,
-        locator: target.locator.clone(),
-        selector: target.selector.clone(),
-        value,
-        href: None,
-    }
 }
 
 /// The user action that gives `field` the value; `None` when it already has it.

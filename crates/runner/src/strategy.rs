@@ -9,7 +9,7 @@ use curio_record::{Step, StepKind};
 use rand::{Rng, RngCore};
 
 use crate::config::Features;
-use crate::forms::{action_for, step_of};
+use crate::forms::action_for;
 use crate::guard::ActionGuard;
 use crate::input_values::valid_value;
 
@@ -268,6 +268,17 @@ fn step(kind: StepKind, target: &curio_page::Target, value: Option<String>) -> S
         value,
         href: None,
     }
+}
+
+/// How `action` is recorded as a step of a trace.
+pub(crate) fn step_of(action: &UserAction) -> Step {
+    let (kind, value) = match action {
+        UserAction::Click(_) => (StepKind::Click, None),
+        UserAction::Fill(_, v, _) => (StepKind::Fill, Some(v.clone())),
+        UserAction::Select(_, v) => (StepKind::Select, Some(v.clone())),
+        UserAction::Check(_) => (StepKind::Check, None),
+    };
+    step(kind, action.target(), value)
 }
 
 fn single(action: &Action, fill_value: Option<String>, rng: &mut dyn RngCore) -> Planned {
