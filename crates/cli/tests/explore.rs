@@ -214,7 +214,7 @@ async fn what_a_form_session_provokes_is_reported() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/seats");
     let (record, log) = explore_seed_1(&url, "1", &["--disable", "form-macro"]).await;
-    let crash = finding(&record, "500");
+    let crash = finding(&record, "500 Internal Server Error for POST");
     assert_eq!(crash.reproduced, Some(true), "{:?}\n{log}", crash.trace);
     assert_eq!(crash.trace[0].kind, StepKind::Goto, "{:?}", crash.trace);
     assert!(
@@ -235,7 +235,7 @@ async fn a_form_session_opens_the_dialog_its_form_is_in() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/seats-dialog");
     let (record, log) = explore_seed_1(&url, "2", &["--disable", "form-macro"]).await;
-    let crash = finding(&record, "500");
+    let crash = finding(&record, "500 Internal Server Error for POST");
     assert_eq!(crash.reproduced, Some(true), "{:?}\n{log}", crash.trace);
     let locators: Vec<&str> = crash.trace.iter().map(|s| s.locator.as_str()).collect();
     let open = locators.iter().position(|l| l.contains("Change plan"));
