@@ -274,6 +274,29 @@ async fn a_change_confirmed_after_its_review_is_found() {
     testbed.shutdown().await;
 }
 
+/// Right after a project is saved archived, its page's own "Export" is worth more than
+/// the nine links of the navigation, and more than editing the project again
+/// (`local-after-change`): the archived export's 500 is found, and replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn right_after_a_change_the_page_s_own_actions_come_first() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/desk");
+    let (record, log) = explore_seed_1(&url, "60", &[]).await;
+    let export = finding(&record, "500");
+    assert!(export.url.contains("/t/desk/export"), "{export:?}");
+    assert_eq!(export.reproduced, Some(true), "{:?}\n{log}", export.trace);
+    // The URL carries the status, so the trace may start on the saved project's page.
+    assert!(
+        export
+            .trace
+            .iter()
+            .any(|s| s.value.as_deref().is_some_and(|v| v.contains("archived"))),
+        "{:?}",
+        export.trace
+    );
+    testbed.shutdown().await;
+}
+
 /// "Log out" and "Delete everything" are never taken with the guard on; without it the
 /// same budget takes them (each logs a console error when it is).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -105,10 +105,16 @@ pub struct Features {
     /// their own: what is often done right after a change (leaving through the
     /// navigation) fades there, what rarely is does not.
     pub change_contexts: bool,
+    /// Right after a change (a valid form submission, a new stored setting), the next
+    /// moves keep to what is particular to the page the change led to (its own links,
+    /// buttons, tabs and forms) rather than the navigation found on every kind of page:
+    /// that is where the change shows (an archived project's Export, "Send test" once
+    /// every channel is cleared, a review's Confirm).
+    pub local_after_change: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -120,6 +126,7 @@ impl Features {
         "storage-states",
         "form-sessions",
         "change-contexts",
+        "local-after-change",
     ];
 
     pub fn all() -> Features {
@@ -135,6 +142,7 @@ impl Features {
             storage_states: true,
             form_sessions: true,
             change_contexts: true,
+            local_after_change: true,
         }
     }
 
@@ -151,6 +159,7 @@ impl Features {
             storage_states: false,
             form_sessions: false,
             change_contexts: false,
+            local_after_change: false,
         }
     }
 
@@ -168,6 +177,7 @@ impl Features {
             "storage-states" => &mut self.storage_states,
             "form-sessions" => &mut self.form_sessions,
             "change-contexts" => &mut self.change_contexts,
+            "local-after-change" => &mut self.local_after_change,
             _ => return false,
         };
         *slot = on;

@@ -13,7 +13,8 @@ use curio_forms::HeuristicFiller;
 use crate::forms::{SessionTools, connect_model, solve_form};
 use crate::solved::{Solved, SolvedFiller, form_signature};
 use curio_page::{
-    DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
+    DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, UrlNormalization,
+    normalize_url,
 };
 use curio_record::{
     ExportError, Finding, FindingId, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord,
@@ -28,7 +29,8 @@ use crate::findings::{is_finding, signature};
 use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{
-    Candidate, Move, candidates, change_label, note_used, plan_move, random_index,
+    Candidate, ChangeSource, Move, candidates, change_label, form_spread_key, local_candidates,
+    note_used, plan_move, random_index, url_path,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -41,6 +43,11 @@ const MAX_FORM_SESSIONS: usize = 24;
 /// form then the new task's report.
 const CONTEXT_CHANGES: usize = 2;
 const CONTEXT_MOVES: u32 = 4;
+
+/// With `local-after-change`: an action (or form) offered on at least this many kinds of
+/// page (URLs with numbers generalised, without query) is navigation, not particular to
+/// the page it is on.
+const NAVIGATION_SPREAD: usize = 3;
 
 /// Longest run of steps since a page loaded that a form session repeats to show its
 /// form; after longer ones the session starts from the loaded page alone.
@@ -182,6 +189,9 @@ pub async fn explore(
         states: StateTable::new(StateTableConfig::default()),
         storage: StorageAbstraction::default(),
         changes: VecDeque::new(),
+        stored: None,
+        change_source: None,
+        spread: HashMap::new(),
         since_load: Vec::new(),
         solved_at: HashMap::new(),
         resolved: HashSet::new(),
@@ -309,6 +319,14 @@ struct Explorer {
     /// The episode's latest changes (`change-contexts`), with the episode move that made
     /// each, oldest first.
     changes: VecDeque<(String, u32)>,
+    /// What the tab stored when last looked at in this episode (`storage-states`): a
+    /// different fingerprint is a change too.
+    stored: Option<String>,
+    /// Where the latest form change of the episode was made (`local-after-change`).
+    change_source: Option<ChangeSource>,
+    /// The kinds of page (up to [`NAVIGATION_SPREAD`]) each action and form key was
+    /// offered on (`local-after-change`).
+    spread: HashMap<String, Vec<String>>,
     /// The steps taken on the page since it loaded (opening a dialog, a panel): what a
     /// form session repeats after loading the page to show the form it tests.
     since_load: Vec<Step>,
@@ -431,7 +449,7 @@ impl Explorer {
             inner: &mut self.filler,
             solved: &self.solved,
         };
-        let candidates = candidates(
+        let mut candidates = candidates(
             &current.page,
             &current.snapshot,
             &self.config.features,
@@ -439,6 +457,16 @@ impl Explorer {
             &mut filler,
             &mut self.rng,
         );
+        if self.config.features.local_after_change
+            && !self.changes.is_empty()
+            && self.plan.is_empty()
+        {
+            let spread = &self.spread;
+            let navigation =
+                |key: &str| spread.get(key).is_some_and(|k| k.len() >= NAVIGATION_SPREAD);
+            let source = self.change_source.as_ref();
+            candidates = local_candidates(&current.page, candidates, navigation, source);
+        }
         let Some(index) = self.choose(&current, &candidates) else {
             self.need_reset = true;
             return Ok(());
@@ -507,8 +535,15 @@ impl Explorer {
         note_used(&current.page, candidate, &move_steps, &mut self.filler);
         self.moves += 1;
         self.episode_moves += 1;
-        if self.config.features.change_contexts {
-            self.note_change(change_label(&current.page, candidate));
+        if self.tracks_changes() {
+            let change = change_label(&current.page, candidate);
+            if let Some((form, _)) = &change {
+                self.change_source = Some(ChangeSource {
+                    form_key: form.clone(),
+                    path: url_path(&current.page.url).unwrap_or_default(),
+                });
+            }
+            self.note_change(change.map(|(_, label)| label));
         }
         if self.episode_moves >= self.config.episode_steps || crashed || leave {
             self.need_reset = true;
@@ -532,7 +567,7 @@ impl Explorer {
             // A refusal changed nothing; and values the form accepted once no longer
             // pass (a rule that moved with the app's data): its session runs again,
             // once, the next time the form is met.
-            if self.config.features.change_contexts {
+            if self.tracks_changes() {
                 self.changes.pop_back();
             }
             if self.resolved.insert(signature.clone()) {
@@ -596,16 +631,46 @@ impl Explorer {
         chosen
     }
 
+    /// Whether the episode's latest changes are kept (`change-contexts`,
+    /// `local-after-change`).
+    fn tracks_changes(&self) -> bool {
+        self.config.features.change_contexts || self.config.features.local_after_change
+    }
+
     /// Forgets the changes made more than [`CONTEXT_MOVES`] moves ago, then remembers
-    /// `change` (made by the move just taken), keeping the latest [`CONTEXT_CHANGES`].
+    /// `change` (made by the move just taken).
     fn note_change(&mut self, change: Option<String>) {
         let now = self.episode_moves;
         self.changes.retain(|(_, at)| now - at < CONTEXT_MOVES);
         if let Some(change) = change {
-            self.changes.retain(|(c, _)| *c != change);
-            self.changes.push_back((change, now));
-            while self.changes.len() > CONTEXT_CHANGES {
-                self.changes.pop_front();
+            self.remember_change(change);
+        }
+    }
+
+    /// Remembers `change`, made by the latest move, keeping the latest
+    /// [`CONTEXT_CHANGES`].
+    fn remember_change(&mut self, change: String) {
+        self.changes.retain(|(c, _)| *c != change);
+        self.changes.push_back((change, self.episode_moves));
+        while self.changes.len() > CONTEXT_CHANGES {
+            self.changes.pop_front();
+        }
+    }
+
+    /// Notes the kind of `page` among those each of its actions and forms is offered on.
+    fn note_spread(&mut self, page: &Page) {
+        let how = UrlNormalization {
+            keep_query_values: false,
+            drop_query: true,
+            generalize_numeric_segments: true,
+        };
+        let kind = normalize_url(&page.url, &how);
+        let keys = page.actions.iter().map(|a| a.key.0.clone());
+        let forms = page.forms.iter().map(|f| form_spread_key(&f.key.0));
+        for key in keys.chain(forms) {
+            let kinds = self.spread.entry(key).or_default();
+            if kinds.len() < NAVIGATION_SPREAD && !kinds.contains(&kind) {
+                kinds.push(kind.clone());
             }
         }
     }
@@ -720,15 +785,24 @@ impl Explorer {
             let stored = self.tab().storage().await.unwrap_or_default();
             self.browser_time += t.elapsed();
             let fingerprint = self.storage.fingerprint(&stored);
+            // A setting stored by the move just taken (a timezone, a filter, a timer)
+            // is a change like a form's.
+            if self.tracks_changes()
+                && self.stored.as_ref().is_some_and(|s| *s != fingerprint)
+            {
+                self.remember_change(format!("stored {fingerprint}"));
+            }
+            self.stored = Some(fingerprint.clone());
             if !fingerprint.is_empty() {
                 place = format!("{place} [{fingerprint}]");
                 group_key = fingerprint;
             }
         }
-        if !self.changes.is_empty() {
+        if self.config.features.change_contexts && !self.changes.is_empty() {
             let changes: Vec<&str> = self.changes.iter().map(|(c, _)| c.as_str()).collect();
-            place = format!("{place} after {}", changes.join(" then "));
-            group_key.push_str(" after a change");
+            let changes = changes.join(" then ");
+            place = format!("{place} after {changes}");
+            group_key = format!("{group_key} after {changes}");
         }
         let group = if group_key.is_empty() {
             0
@@ -747,6 +821,9 @@ impl Explorer {
             self.note_state(found.id.0, &page.url).await;
         }
         self.page_kinds.insert(url);
+        if self.config.features.local_after_change {
+            self.note_spread(&page);
+        }
         let keys = page.actions.iter().map(|a| a.key.0.clone()).collect();
         Ok((
             Current {
@@ -771,6 +848,8 @@ impl Explorer {
         self.since_load.clear();
         self.current = None;
         self.changes.clear();
+        self.stored = None;
+        self.change_source = None;
         self.episode_moves = 0;
         let t = Instant::now();
         if let Some(old) = self.tab.take() {
@@ -1166,9 +1245,8 @@ fn refused(before: &Page, candidate: &Candidate, after: &Page) -> Option<String>
         return None;
     }
     let signature = form_signature(before.forms.get(*form)?);
-    let path = |url: &str| url::Url::parse(url).ok().map(|u| u.path().to_string());
     let shown_again = after.forms.iter().any(|f| form_signature(f) == signature);
-    (shown_again && path(&before.url) != path(&after.url)).then_some(signature)
+    (shown_again && url_path(&before.url) != url_path(&after.url)).then_some(signature)
 }
 
 /// The step that opens `url`.

@@ -157,22 +157,110 @@ fn fresh_choices(form: &Form, fill: &FormFill, filler: &dyn FormFiller) -> Optio
         .then(|| joined(&choices))
 }
 
-/// What a move changes in the app, for `change-contexts`: a valid form macro, named by
-/// its form and the choices it was sent with (`form:K|blocked,alex`); `None` for other
-/// moves.
-pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<String> {
-    let Move::Form { form, fill } = &candidate.kind else {
-        return None;
+/// What a move changes in the app, for `change-contexts`: a form submitted, by its macro
+/// or its submit button, named by the form and the choices it was sent with
+/// (`form:K|blocked,alex`), with the form's key; `None` for other moves and for invalid
+/// variants.
+pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<(String, String)> {
+    let (form, choices) = match &candidate.kind {
+        Move::Form { form, fill } => {
+            if fill.broken.is_some() {
+                return None;
+            }
+            let form = page.forms.get(*form)?;
+            (form, joined(&choices(form, fill)))
+        }
+        Move::Single(i) => {
+            let action = page.actions.get(*i)?;
+            let form = page.forms.iter().find(|f| {
+                f.submit
+                    .as_ref()
+                    .is_some_and(|s| s.backend_node_id == action.target.backend_node_id)
+            })?;
+            (form, current_choices(form))
+        }
+        Move::Choose { .. } => return None,
     };
-    if fill.broken.is_some() {
-        return None;
+    Some((form.key.0.clone(), format!("form:{}|{choices}", form.key.0)))
+}
+
+/// The choices `form` holds as the page shows it, joined as [`joined`] does.
+fn current_choices(form: &Form) -> String {
+    form.fields
+        .iter()
+        .filter(|f| rotates(f))
+        .filter_map(|f| match f.input_type.as_str() {
+            "checkbox" => Some(f.checked.to_string()),
+            "radio" => Some(
+                f.options
+                    .iter()
+                    .find(|o| o.selected)
+                    .map_or_else(String::new, |o| o.value.clone()),
+            ),
+            t if t.starts_with("select") => Some(f.value.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The key a form is counted under among the page's action keys, for
+/// [`local_candidates`].
+pub(crate) fn form_spread_key(form_key: &str) -> String {
+    format!("form:{form_key}")
+}
+
+/// Where the latest change was made: the form and the path of its page.
+#[derive(Debug, Clone)]
+pub(crate) struct ChangeSource {
+    pub form_key: String,
+    pub path: String,
+}
+
+/// The path of `url`, if it parses.
+pub(crate) fn url_path(url: &str) -> Option<String> {
+    url::Url::parse(url).ok().map(|u| u.path().to_string())
+}
+
+/// With `local-after-change`: of `candidates`, the ones particular to `page`, its own
+/// links, buttons and tabs and its forms' macros, leaving out what `navigation` says is
+/// offered on many kinds of page (a sidebar, a search box), single edits of a field
+/// (the macro submits those), and going back to the change's `source` (its form again,
+/// a link to its page), which would make another change instead of looking at this one.
+/// All of `candidates` when none is left.
+pub(crate) fn local_candidates(
+    page: &Page,
+    candidates: Vec<Candidate>,
+    navigation: impl Fn(&str) -> bool,
+    source: Option<&ChangeSource>,
+) -> Vec<Candidate> {
+    let same_form = |form: &Form| source.is_some_and(|s| s.form_key == form.key.0);
+    let submits = |a: &Action| {
+        page.forms.iter().any(|f| {
+            same_form(f)
+                && f.submit
+                    .as_ref()
+                    .is_some_and(|s| s.backend_node_id == a.target.backend_node_id)
+        })
+    };
+    let back = |a: &Action| {
+        source.is_some_and(|s| a.href.as_deref().and_then(url_path).as_ref() == Some(&s.path))
+    };
+    let local = |c: &Candidate| match &c.kind {
+        Move::Single(i) => page.actions.get(*i).is_some_and(|a| {
+            a.kind == ActionKind::Click && !navigation(&a.key.0) && !submits(a) && !back(a)
+        }),
+        Move::Form { form, .. } => page
+            .forms
+            .get(*form)
+            .is_some_and(|f| !navigation(&form_spread_key(&f.key.0)) && !same_form(f)),
+        Move::Choose { .. } => false,
+    };
+    if candidates.iter().any(local) {
+        candidates.into_iter().filter(local).collect()
+    } else {
+        candidates
     }
-    let form = page.forms.get(*form)?;
-    Some(format!(
-        "form:{}|{}",
-        form.key.0,
-        joined(&choices(form, fill))
-    ))
 }
 
 /// The `random` baseline: one candidate uniformly at random.

@@ -11,9 +11,9 @@ use std::time::Duration;
 use axum::Form;
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use futures::{StreamExt, future, stream};
 
@@ -81,6 +81,10 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/plan", get(plan))
         .route("/t/plan/review", axum::routing::post(plan_review))
         .route("/t/plan/confirm", axum::routing::post(plan_confirm))
+        .route("/t/desk", get(desk))
+        .route("/t/desk/edit", get(desk_edit).post(desk_save))
+        .route("/t/desk/export", get(desk_export))
+        .route("/t/desk/{section}", get(desk_section))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .with_state(stop)
 }
@@ -101,7 +105,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 36] = [
+const PAGES: [&str; 37] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -138,6 +142,7 @@ const PAGES: [&str; 36] = [
     "/t/coupon",
     "/t/plan",
     "/t/seats-dialog",
+    "/t/desk",
 ];
 
 async fn index() -> Html<String> {
@@ -993,6 +998,88 @@ async fn plan_confirm(Form(fields): Form<Vec<(String, String)>>) -> Response {
         r#"<p>Your plan was changed.</p><p><a href="/t/plan">Plans</a></p>"#,
     )
     .into_response()
+}
+
+/// The sections of `/t/desk`'s navigation, each a page of its own.
+const DESK_SECTIONS: [&str; 9] = [
+    "inbox", "calendar", "people", "files", "reports", "news", "help", "about", "contact",
+];
+
+/// A project with a status, among a navigation to nine other pages. Saving the project
+/// archived (`/t/desk/edit`) and then "Export" on its page gives a 500; the status is in
+/// the URL, so the app keeps nothing.
+async fn desk(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    let status = desk_status(&query);
+    desk_page(
+        "Project",
+        &format!(
+            r#"<p>Status: {status}</p>
+<p><a href="/t/desk/edit?status={status}">Edit project</a> <a href="/t/desk/export?status={status}">Export</a></p>"#
+        ),
+    )
+}
+
+fn desk_status(query: &[(String, String)]) -> &'static str {
+    let status = query.iter().find(|(k, _)| k == "status").map(|(_, v)| v);
+    match status.map(String::as_str) {
+        Some("on_hold") => "on_hold",
+        Some("archived") => "archived",
+        _ => "active",
+    }
+}
+
+fn desk_page(title: &str, body: &str) -> Html<String> {
+    let links: String = DESK_SECTIONS
+        .iter()
+        .map(|s| format!(r#"<li><a href="/t/desk/{s}">{s}</a></li>"#))
+        .collect();
+    page(
+        title,
+        &format!(r#"<nav><ul><li><a href="/t/desk">Project</a></li>{links}</ul></nav>{body}"#),
+    )
+}
+
+async fn desk_section(Path(section): Path<String>) -> Response {
+    if !DESK_SECTIONS.contains(&section.as_str()) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    desk_page(&section, "<p>Nothing here yet.</p>").into_response()
+}
+
+async fn desk_edit(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    let status = desk_status(&query);
+    let options: String = ["active", "on_hold", "archived"]
+        .iter()
+        .map(|s| {
+            let selected = if *s == status { " selected" } else { "" };
+            format!(r#"<option value="{s}"{selected}>{s}</option>"#)
+        })
+        .collect();
+    desk_page(
+        "Edit project",
+        &format!(
+            r#"<form method="post" action="/t/desk/edit">
+<label for="status">Status</label> <select id="status" name="status">{options}</select>
+<button type="submit">Save</button>
+</form>"#
+        ),
+    )
+}
+
+async fn desk_save(Form(fields): Form<Vec<(String, String)>>) -> Redirect {
+    let status = desk_status(&fields);
+    Redirect::to(&format!("/t/desk?saved=1&status={status}"))
+}
+
+async fn desk_export(Query(query): Query<Vec<(String, String)>>) -> Response {
+    if desk_status(&query) == "archived" {
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            page("Error", "<p>cannot export an archived project</p>"),
+        )
+            .into_response();
+    }
+    desk_page("Export", "<p>Your export is ready.</p>").into_response()
 }
 
 #[cfg(test)]
