@@ -305,7 +305,7 @@ pub(crate) struct BrowserArgs {
 }
 
 /// Names for --disable and --enable.
-pub(crate) const FEATURES: [&str; 12] = curio_runner::Features::NAMES;
+pub(crate) const FEATURES: [&str; 13] = curio_runner::Features::NAMES;
 
 pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();

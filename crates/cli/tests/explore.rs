@@ -274,6 +274,29 @@ async fn a_change_confirmed_after_its_review_is_found() {
     testbed.shutdown().await;
 }
 
+/// The link that led to a failure is gone at the next visit (a feed shows only its
+/// newest item): the replay opens the address the link had, and reproduces.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finding_behind_a_link_that_is_gone_still_replays() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/feed");
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let (_, stdout, err) = run(&["explore", &url, "--out", dir, "--max-actions", "3"]).await;
+    let record = record_in(&out);
+    let item = finding(&record, "500");
+    assert_eq!(
+        item.reproduced,
+        Some(true),
+        "{:?}\n{stdout}\n{err}",
+        item.trace
+    );
+    let (code, stdout, err) = run(&["replay", dir]).await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(stdout.contains(": reproduced"), "{stdout}");
+    testbed.shutdown().await;
+}
+
 /// Right after a project is saved archived, its page's own "Export" is worth more than
 /// the nine links of the navigation, and more than editing the project again
 /// (`local-after-change`): the archived export's 500 is found, and replays.

@@ -152,6 +152,12 @@ pub trait FormFiller {
     fn fresh_boundary(&self, _field: &Field, _value: &str) -> bool {
         false
     }
+
+    /// Whether two choices (of two fields of one form) were never submitted together in
+    /// a valid fill; false for typed text and for fillers that do not count.
+    fn fresh_pair(&self, _a: (&Field, &FieldValue), _b: (&Field, &FieldValue)) -> bool {
+        false
+    }
 }
 
 /// Reads each field's meaning from its labels and markup ([`crate::classify`]) and fills it
@@ -300,9 +306,11 @@ impl FormFiller for HeuristicFiller {
                 self.used(field, &f.value);
             }
         }
+        // Pairs count in valid fills only: a refused fill did not try its combination.
         let choices: Vec<String> = fill
             .values
             .iter()
+            .filter(|_| fill.broken.is_none())
             .filter_map(|f| {
                 let field = form.fields.get(f.field)?;
                 Some(choice_item(field, &choice_value(&f.value)?))
@@ -333,6 +341,16 @@ impl FormFiller for HeuristicFiller {
 
     fn fresh_boundary(&self, field: &Field, value: &str) -> bool {
         self.uses_of(field, &bad_key(value)) == 0
+    }
+
+    fn fresh_pair(&self, a: (&Field, &FieldValue), b: (&Field, &FieldValue)) -> bool {
+        let item = |(field, value): (&Field, &FieldValue)| {
+            choice_value(value).map(|v| choice_item(field, &v))
+        };
+        match (item(a), item(b)) {
+            (Some(a), Some(b)) => self.pair_uses(a, b) == 0,
+            _ => false,
+        }
     }
 }
 

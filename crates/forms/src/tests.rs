@@ -1123,9 +1123,26 @@ fn combinations_of_choices_take_turns() {
     let f = form(vec![team, cycle]);
     let mut filler = filler();
     let mut pairs = std::collections::BTreeSet::new();
+    let fresh = |filler: &HeuristicFiller, fill: &FormFill| {
+        let (Some(a), Some(b)) = (fill.value_of(0), fill.value_of(1)) else {
+            panic!("both chosen: {fill:?}");
+        };
+        filler.fresh_pair((&f.fields[0], a), (&f.fields[1], b))
+    };
+    // A refused fill does not try its combination.
+    let bad = fill(&mut filler, &f, Variant::Valid, 9).expect("a fill");
+    let refused = FormFill {
+        broken: Some(1),
+        ..bad.clone()
+    };
+    filler.submitted(&f, &refused);
+    assert!(fresh(&filler, &bad));
+    let mut filler = self::filler();
     for seed in 0..6 {
         let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
+        assert!(fresh(&filler, &fill), "{pairs:?} then {fill:?}");
         filler.submitted(&f, &fill);
+        assert!(!fresh(&filler, &fill));
         let value = |i| {
             fill.value_of(i)
                 .map(FieldValue::as_string)
@@ -1135,6 +1152,8 @@ fn combinations_of_choices_take_turns() {
     }
     // Six fills, the six combinations (not Pro always billed monthly).
     assert_eq!(pairs.len(), 6, "{pairs:?}");
+    let seventh = fill(&mut filler, &f, Variant::Valid, 6).expect("a fill");
+    assert!(!fresh(&filler, &seventh));
 }
 
 #[test]

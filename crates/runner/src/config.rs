@@ -111,10 +111,14 @@ pub struct Features {
     /// that is where the change shows (an archived project's Export, "Send test" once
     /// every channel is cleared, a review's Confirm).
     pub local_after_change: bool,
+    /// Right after a click shows new elements on the same page (a dialog, a panel, a
+    /// menu), the next move is among them: what was opened is what to use next (the
+    /// filters of a list, the fields of "Log time").
+    pub follow_reveals: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 12] = [
+    pub const NAMES: [&'static str; 13] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -127,6 +131,7 @@ impl Features {
         "form-sessions",
         "change-contexts",
         "local-after-change",
+        "follow-reveals",
     ];
 
     pub fn all() -> Features {
@@ -143,6 +148,7 @@ impl Features {
             form_sessions: true,
             change_contexts: true,
             local_after_change: true,
+            follow_reveals: true,
         }
     }
 
@@ -160,6 +166,7 @@ impl Features {
             form_sessions: false,
             change_contexts: false,
             local_after_change: false,
+            follow_reveals: false,
         }
     }
 
@@ -178,6 +185,7 @@ impl Features {
             "form-sessions" => &mut self.form_sessions,
             "change-contexts" => &mut self.change_contexts,
             "local-after-change" => &mut self.local_after_change,
+            "follow-reveals" => &mut self.follow_reveals,
             _ => return false,
         };
         *slot = on;

@@ -30,7 +30,7 @@ use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{
     Candidate, ChangeSource, Move, candidates, change_label, form_spread_key, local_candidates,
-    note_used, plan_move, random_index, url_path,
+    note_used, plan_move, random_index, revealed_candidates, url_path,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -191,6 +191,7 @@ pub async fn explore(
         changes: VecDeque::new(),
         stored: None,
         change_source: None,
+        revealed: BTreeSet::new(),
         spread: HashMap::new(),
         since_load: Vec::new(),
         solved_at: HashMap::new(),
@@ -324,6 +325,8 @@ struct Explorer {
     stored: Option<String>,
     /// Where the latest form change of the episode was made (`local-after-change`).
     change_source: Option<ChangeSource>,
+    /// The action keys the last move showed on the same page (`follow-reveals`).
+    revealed: BTreeSet<String>,
     /// The kinds of page (up to [`NAVIGATION_SPREAD`]) each action and form key was
     /// offered on (`local-after-change`).
     spread: HashMap<String, Vec<String>>,
@@ -462,10 +465,17 @@ impl Explorer {
             && self.plan.is_empty()
         {
             let spread = &self.spread;
-            let navigation =
-                |key: &str| spread.get(key).is_some_and(|k| k.len() >= NAVIGATION_SPREAD);
+            let navigation = |key: &str| {
+                spread
+                    .get(key)
+                    .is_some_and(|k| k.len() >= NAVIGATION_SPREAD)
+            };
             let source = self.change_source.as_ref();
             candidates = local_candidates(&current.page, candidates, navigation, source);
+        }
+        let revealed = std::mem::take(&mut self.revealed);
+        if !revealed.is_empty() && self.plan.is_empty() {
+            candidates = revealed_candidates(&current.page, candidates, &revealed);
         }
         let Some(index) = self.choose(&current, &candidates) else {
             self.need_reset = true;
@@ -575,6 +585,20 @@ impl Explorer {
             }
         }
         let new_elements = next.keys.difference(&current.keys).count();
+        // A click that opened something on the page (not a new page), and is still
+        // there (a toggle that swapped itself, "Start timer" for "Stop timer", opened
+        // nothing): what it showed.
+        if self.config.features.follow_reveals
+            && let Move::Single(i) = candidate.kind
+            && current
+                .page
+                .actions
+                .get(i)
+                .is_some_and(|a| next.keys.contains(&a.key.0))
+            && next.page.url == current.page.url
+        {
+            self.revealed = next.keys.difference(&current.keys).cloned().collect();
+        }
         self.note_transition(current.state, Some(next.state), &move_steps)?;
         self.edge_steps
             .insert((current.state, key.clone()), move_steps);
@@ -787,9 +811,7 @@ impl Explorer {
             let fingerprint = self.storage.fingerprint(&stored);
             // A setting stored by the move just taken (a timezone, a filter, a timer)
             // is a change like a form's.
-            if self.tracks_changes()
-                && self.stored.as_ref().is_some_and(|s| *s != fingerprint)
-            {
+            if self.tracks_changes() && self.stored.as_ref().is_some_and(|s| *s != fingerprint) {
                 self.remember_change(format!("stored {fingerprint}"));
             }
             self.stored = Some(fingerprint.clone());
@@ -850,6 +872,7 @@ impl Explorer {
         self.changes.clear();
         self.stored = None;
         self.change_source = None;
+        self.revealed.clear();
         self.episode_moves = 0;
         let t = Instant::now();
         if let Some(old) = self.tab.take() {

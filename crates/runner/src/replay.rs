@@ -72,6 +72,17 @@ async fn replay_in(
                 let capture = tab.snapshot().await?;
                 let page = Page::from_snapshot(&capture.snapshot);
                 let Some(action) = user_action(&page, step) else {
+                    // A link that is gone (an activity feed moved on) still says where
+                    // it led: the replay opens that address.
+                    if let Some(href) = link_address(step, &page.url) {
+                        let outcome = tab.goto(&href).await?;
+                        report.steps_done = i + 1;
+                        absorb(&mut report, &outcome, wanted);
+                        if report.reproduced || outcome.crashed {
+                            break;
+                        }
+                        continue;
+                    }
                     report.failed =
                         Some((i, format!("no element {} on {}", step.locator, page.url)));
                     break;
@@ -128,6 +139,17 @@ fn absorb_observations(report: &mut ReplayReport, observations: &[Observation], 
 }
 
 /// How a radio picked by its value is selected (`crate::forms::action_for`).
+/// Where a recorded click on a link led, when it stays on the origin of `page_url`.
+fn link_address(step: &Step, page_url: &str) -> Option<String> {
+    if step.kind != StepKind::Click {
+        return None;
+    }
+    let href = url::Url::parse(step.href.as_deref()?).ok()?;
+    let page = url::Url::parse(page_url).ok()?;
+    (href.origin() == page.origin() && matches!(href.scheme(), "http" | "https"))
+        .then(|| href.to_string())
+}
+
 pub(crate) const RADIO_BY_VALUE: &str = "input[type=radio][name=";
 
 /// The action on `page` that `step` recorded, of the same kind.

@@ -75,6 +75,10 @@ impl FormFiller for SolvedFiller<'_> {
     fn fresh_boundary(&self, field: &Field, value: &str) -> bool {
         self.inner.fresh_boundary(field, value)
     }
+
+    fn fresh_pair(&self, a: (&Field, &FieldValue), b: (&Field, &FieldValue)) -> bool {
+        self.inner.fresh_pair(a, b)
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,8 @@
 //! the denied ones) and, with the form macro, one action per form and value variant.
 //! Also the `random` baseline's choice, and how a chosen move becomes user actions.
 
+use std::collections::BTreeSet;
+
 use curio_browser::UserAction;
 use curio_forms::{FieldValue, FormFill, FormFiller, Variant};
 use curio_page::{Action, ActionKind, DomSnapshot, Field, Form, Page};
@@ -147,14 +149,22 @@ fn joined(choices: &[(&Field, &FieldValue)]) -> String {
 }
 
 /// When `fill` makes a choice never made before in `form` (an option, a checkbox
-/// state), the fill's choices, which make the macro a new action: curiosity then seeks
-/// every status, plan and assignee out, not just the first one drawn.
+/// state), or pairs two choices never sent together in a valid fill, the fill's choices,
+/// which make the macro a new action: curiosity then seeks every status, plan and
+/// assignee out, not just the first one drawn, and every pair of them (a plan with each
+/// billing cycle).
 fn fresh_choices(form: &Form, fill: &FormFill, filler: &dyn FormFiller) -> Option<String> {
     let choices = choices(form, fill);
-    choices
+    let fresh = choices
         .iter()
-        .any(|(field, value)| filler.fresh(field, value))
-        .then(|| joined(&choices))
+        .any(|(field, value)| filler.fresh(field, value));
+    let fresh_pair = || {
+        choices
+            .iter()
+            .enumerate()
+            .any(|(i, &a)| choices[i + 1..].iter().any(|&b| filler.fresh_pair(a, b)))
+    };
+    (fresh || fresh_pair()).then(|| joined(&choices))
 }
 
 /// What a move changes in the app, for `change-contexts`: a form submitted, by its macro
@@ -258,6 +268,37 @@ pub(crate) fn local_candidates(
     };
     if candidates.iter().any(local) {
         candidates.into_iter().filter(local).collect()
+    } else {
+        candidates
+    }
+}
+
+/// With `follow-reveals`: of `candidates`, the ones on elements `revealed` by the move
+/// just taken (their action keys): a dialog's fields, its form's macros, a panel's
+/// controls. All of `candidates` when none is.
+pub(crate) fn revealed_candidates(
+    page: &Page,
+    candidates: Vec<Candidate>,
+    revealed: &BTreeSet<String>,
+) -> Vec<Candidate> {
+    let shown = |node: i64| {
+        page.actions
+            .iter()
+            .any(|a| a.target.backend_node_id == node && revealed.contains(&a.key.0))
+    };
+    let on_revealed = |c: &Candidate| match &c.kind {
+        Move::Single(i) | Move::Choose { action: i, .. } => page
+            .actions
+            .get(*i)
+            .is_some_and(|a| revealed.contains(&a.key.0)),
+        Move::Form { form, .. } => page
+            .forms
+            .get(*form)
+            .and_then(|f| f.submit.as_ref())
+            .is_some_and(|s| shown(s.backend_node_id)),
+    };
+    if candidates.iter().any(on_revealed) {
+        candidates.into_iter().filter(on_revealed).collect()
     } else {
         candidates
     }

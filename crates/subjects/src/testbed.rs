@@ -81,6 +81,8 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/plan", get(plan))
         .route("/t/plan/review", axum::routing::post(plan_review))
         .route("/t/plan/confirm", axum::routing::post(plan_confirm))
+        .route("/t/feed", get(feed))
+        .route("/t/feed/{n}", get(feed_item))
         .route("/t/desk", get(desk))
         .route("/t/desk/edit", get(desk_edit).post(desk_save))
         .route("/t/desk/export", get(desk_export))
@@ -105,7 +107,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 37] = [
+const PAGES: [&str; 38] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -143,6 +145,7 @@ const PAGES: [&str; 37] = [
     "/t/plan",
     "/t/seats-dialog",
     "/t/desk",
+    "/t/feed",
 ];
 
 async fn index() -> Html<String> {
@@ -998,6 +1001,27 @@ async fn plan_confirm(Form(fields): Form<Vec<(String, String)>>) -> Response {
         r#"<p>Your plan was changed.</p><p><a href="/t/plan">Plans</a></p>"#,
     )
     .into_response()
+}
+
+/// Items shown so far by `/t/feed`.
+static FED: AtomicU32 = AtomicU32::new(0);
+
+/// An activity feed that shows only its newest item, a new one at every visit: a link
+/// followed once is gone at the next visit. Every item's page answers 500.
+async fn feed() -> Html<String> {
+    let n = FED.fetch_add(1, Ordering::SeqCst);
+    page(
+        "Feed",
+        &format!(r#"<ul><li><a href="/t/feed/{n}">created item {n}</a></li></ul>"#),
+    )
+}
+
+async fn feed_item(Path(n): Path<u32>) -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        page("Error", &format!("<p>item {n} cannot be shown</p>")),
+    )
+        .into_response()
 }
 
 /// The sections of `/t/desk`'s navigation, each a page of its own.
