@@ -274,6 +274,19 @@ async fn a_change_confirmed_after_its_review_is_found() {
     testbed.shutdown().await;
 }
 
+/// A popover opened by "Filters" closes at the next click elsewhere, among twelve other
+/// buttons: what a click revealed is used next (`follow-reveals`), so its status
+/// select is chosen, and throws.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_click_reveals_is_used_next() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/popover");
+    let (record, log) = explore_seed_1(&url, "12", &["--disable", "form-sessions"]).await;
+    let thrown = finding(&record, "broke the list");
+    assert_eq!(thrown.reproduced, Some(true), "{:?}\n{log}", thrown.trace);
+    testbed.shutdown().await;
+}
+
 /// The link that led to a failure is gone at the next visit (a feed shows only its
 /// newest item): the replay opens the address the link had, and reproduces.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

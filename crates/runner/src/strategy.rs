@@ -63,7 +63,12 @@ pub(crate) fn candidates(
         if let (ActionKind::Select, Some(field), true) =
             (a.kind, &a.field, features.semantic_values)
         {
-            let value = filler.value_for(field, rng);
+            let mut value = filler.value_for(field, rng);
+            if value == field.value
+                && let Some(other) = other_option(field, filler, rng)
+            {
+                value = other;
+            }
             let choice = FieldValue::Select(value.clone());
             if features.fresh_choices && rotates(field) && filler.fresh(field, &choice) {
                 key = format!("{key}={value}");
@@ -461,6 +466,29 @@ fn random_option(field: Option<&Field>, rng: &mut dyn RngCore) -> String {
     } else {
         pool[rng.random_range(0..pool.len())].to_string()
     }
+}
+
+/// An option of a select other than the one it shows (choosing that changes nothing):
+/// a never-used one if any, else any; real options (non-empty values) first.
+fn other_option(field: &Field, filler: &dyn FormFiller, rng: &mut dyn RngCore) -> Option<String> {
+    let others: Vec<&str> = field
+        .options
+        .iter()
+        .filter(|o| !o.disabled && o.value != field.value)
+        .map(|o| o.value.as_str())
+        .collect();
+    let real: Vec<&str> = others.iter().copied().filter(|v| !v.is_empty()).collect();
+    let pool = if real.is_empty() { others } else { real };
+    let fresh: Vec<&str> = pool
+        .iter()
+        .copied()
+        .filter(|v| filler.fresh(field, &FieldValue::Select((*v).to_string())))
+        .collect();
+    let pool = if fresh.is_empty() { pool } else { fresh };
+    if pool.is_empty() {
+        return None;
+    }
+    Some(pool[rng.random_range(0..pool.len())].to_string())
 }
 
 /// The action that gives `field` the value `value` (a radio group's radio by its

@@ -81,6 +81,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/plan", get(plan))
         .route("/t/plan/review", axum::routing::post(plan_review))
         .route("/t/plan/confirm", axum::routing::post(plan_confirm))
+        .route("/t/popover", get(popover))
         .route("/t/feed", get(feed))
         .route("/t/feed/{n}", get(feed_item))
         .route("/t/desk", get(desk))
@@ -107,7 +108,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 38] = [
+const PAGES: [&str; 39] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -146,6 +147,7 @@ const PAGES: [&str; 38] = [
     "/t/seats-dialog",
     "/t/desk",
     "/t/feed",
+    "/t/popover",
 ];
 
 async fn index() -> Html<String> {
@@ -1001,6 +1003,33 @@ async fn plan_confirm(Form(fields): Form<Vec<(String, String)>>) -> Response {
         r#"<p>Your plan was changed.</p><p><a href="/t/plan">Plans</a></p>"#,
     )
     .into_response()
+}
+
+/// Twelve buttons and a "Filters" button whose popover closes at any other click; a
+/// status chosen in the popover throws.
+async fn popover() -> Html<String> {
+    let buttons: String = (1..=12)
+        .map(|i| format!(r#"<button type="button" class="other">Action {i}</button> "#))
+        .collect();
+    page(
+        "Popover",
+        &format!(
+            r#"<p>{buttons}</p>
+<p><button type="button" id="open">Filters</button></p>
+<div id="panel" hidden><label for="status">Status</label>
+<select id="status"><option value="all" selected>All</option><option value="open">Open</option><option value="archived">Archived</option></select></div>
+<script>
+var panel = document.getElementById('panel');
+document.getElementById('open').addEventListener('click', function () {{ panel.hidden = false; }});
+document.querySelectorAll('.other').forEach(function (b) {{
+  b.addEventListener('click', function () {{ panel.hidden = true; }});
+}});
+document.getElementById('status').addEventListener('change', function (e) {{
+  if (e.target.value !== 'all') throw new Error('filter ' + e.target.value + ' broke the list');
+}});
+</script>"#
+        ),
+    )
 }
 
 /// Items shown so far by `/t/feed`.
