@@ -22,10 +22,11 @@ use crate::semantic::{RangeRole, Semantic, When, classify_with, mentions, range_
 use crate::words::Texts;
 
 /// Which kind of values a fill carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Every field passes HTML constraints and looks real.
+    #[default]
     Valid,
     /// One field left empty (unchecked, placeholder option).
     Empty,
@@ -98,6 +99,9 @@ pub struct FormFill {
     pub values: Vec<Filled>,
     /// For invalid variants: which field (index into `form.fields`) carries the bad value.
     pub broken: Option<usize>,
+    /// The variant the fill was made for.
+    #[serde(default)]
+    pub variant: Variant,
 }
 
 impl FormFill {
@@ -226,6 +230,19 @@ impl FormFiller for HeuristicFiller {
             plan: &plan,
             persona,
             values: vec![None; plan.slots.len()],
+            broken: None,
+        };
+        // The field to break is chosen first, the least often broken this way first (in
+        // document order), so that every field gets its turn; the other fields' choices then rotate with it
+        // as with each other (an empty message under every subject).
+        let broken_pos = if variant == Variant::Valid {
+            None
+        } else {
+            let applicable: Vec<usize> = filling.applicable(variant);
+            let times = |&pos: &usize| self.uses_of(filling.field(pos), &broken_key(variant));
+            let &pos = applicable.iter().min_by_key(|pos| times(pos))?;
+            filling.broken = Some(choice_item(filling.field(pos), &broken_key(variant)));
+            Some(pos)
         };
         // Originals before their confirmations, wherever these sit.
         let (copies, originals): (Vec<usize>, Vec<usize>) =
@@ -233,15 +250,13 @@ impl FormFiller for HeuristicFiller {
         for pos in originals.into_iter().chain(copies) {
             filling.values[pos] = filling.valid(pos, rng);
         }
-        let broken = if variant == Variant::Valid {
-            None
-        } else {
-            let applicable: Vec<usize> = filling.applicable(variant);
-            let &pos = pick(&applicable, rng)?;
+        let broken = if let Some(pos) = broken_pos {
             let bad = filling.invalid(pos, variant, rng)?;
             filling.values[pos] = Some(bad);
             filling.follow(pos);
             Some(plan.slots[pos].index)
+        } else {
+            None
         };
         let values: Vec<Filled> = plan
             .slots
@@ -257,7 +272,11 @@ impl FormFiller for HeuristicFiller {
         if values.is_empty() {
             return None;
         }
-        Some(FormFill { values, broken })
+        Some(FormFill {
+            values,
+            broken,
+            variant,
+        })
     }
 
     fn value_for(&mut self, field: &Field, rng: &mut dyn RngCore) -> String {
@@ -283,6 +302,7 @@ impl FormFiller for HeuristicFiller {
             plan: &plan,
             persona: Persona::random(rng),
             values: vec![None],
+            broken: None,
         };
         filling
             .valid(0, rng)
@@ -306,29 +326,44 @@ impl FormFiller for HeuristicFiller {
                 self.used(field, &f.value);
             }
         }
-        // Pairs count in valid fills only: a refused fill did not try its combination.
+        // In a valid fill every two choices were sent together. A refused fill did not
+        // try its combination: its choices pair with the broken field only.
         let choices: Vec<String> = fill
             .values
             .iter()
-            .filter(|_| fill.broken.is_none())
+            .filter(|f| Some(f.field) != fill.broken)
             .filter_map(|f| {
                 let field = form.fields.get(f.field)?;
                 Some(choice_item(field, &choice_value(&f.value)?))
             })
             .collect();
-        for (i, a) in choices.iter().enumerate() {
-            for b in &choices[i + 1..] {
-                let key = if a <= b {
-                    (a.clone(), b.clone())
-                } else {
-                    (b.clone(), a.clone())
-                };
-                *self.pairs.entry(key).or_insert(0) += 1;
-            }
+        let broken_item = fill
+            .broken
+            .and_then(|b| form.fields.get(b))
+            .map(|field| choice_item(field, &broken_key(fill.variant)));
+        let pairs: Vec<(&String, &String)> = match &broken_item {
+            None => choices
+                .iter()
+                .enumerate()
+                .flat_map(|(i, a)| choices[i + 1..].iter().map(move |b| (a, b)))
+                .collect(),
+            Some(item) => choices.iter().map(|c| (c, item)).collect(),
+        };
+        for (a, b) in pairs {
+            let key = if a <= b {
+                (a.clone(), b.clone())
+            } else {
+                (b.clone(), a.clone())
+            };
+            *self.pairs.entry(key).or_insert(0) += 1;
         }
         match fill.broken {
             None => *self.submissions.entry(form.key.0.clone()).or_insert(0) += 1,
             Some(b) => {
+                if let Some(field) = form.fields.get(b) {
+                    let key = (field_identity(field), broken_key(fill.variant));
+                    *self.uses.entry(key).or_insert(0) += 1;
+                }
                 if let (Some(field), Some(FieldValue::Text(v))) =
                     (form.fields.get(b), fill.value_of(b))
                 {
@@ -357,6 +392,11 @@ impl FormFiller for HeuristicFiller {
 /// The key a bad value is counted under, apart from the choices of the same field.
 fn bad_key(value: &str) -> String {
     format!("bad:{value}")
+}
+
+/// The count of a field broken by `variant`.
+fn broken_key(variant: Variant) -> String {
+    format!("broken:{}", variant.as_str())
 }
 
 /// The value a choice is counted under; typed text is generated afresh each time, so
@@ -700,6 +740,9 @@ struct Filling<'a> {
     persona: Persona,
     /// Per slot, once generated.
     values: Vec<Option<Generated>>,
+    /// For an invalid fill, the broken field as a choice item (`field=broken:variant`),
+    /// which the other choices pair with.
+    broken: Option<String>,
 }
 
 fn choose_string(items: &[String], rng: &mut dyn RngCore) -> Option<String> {
@@ -1094,6 +1137,7 @@ impl Filling<'_> {
                 let value = choice_value(&g.as_ref()?.value)?;
                 Some(choice_item(self.field(p), &value))
             })
+            .chain(self.broken.clone())
             .collect();
         let uses: Vec<(u32, u32)> = pool
             .iter()

@@ -750,11 +750,23 @@ fn each_invalid_variant_breaks_exactly_one_field() {
                     assert_ne!(v.value, b.value, "{variant:?} seed {seed}");
                 } else if Some(v.field) == follower {
                     assert_eq!(Some(&b.value), bad.value_of(broken));
-                } else {
+                } else if let FieldValue::Text(_) = v.value {
                     assert_eq!(
                         v.value, b.value,
                         "{variant:?} seed {seed} field {}",
                         v.field
+                    );
+                } else {
+                    // Choices rotate with the broken field: any valid one will do.
+                    let field = &f.fields[v.field];
+                    let ok = match &b.value {
+                        FieldValue::Select(s) => field.options.iter().any(|o| &o.value == s),
+                        _ => true,
+                    };
+                    assert!(
+                        ok,
+                        "{variant:?} seed {seed} field {}: {:?}",
+                        v.field, b.value
                     );
                 }
             }
@@ -780,6 +792,7 @@ fn each_invalid_variant_breaks_exactly_one_field() {
                 (Variant::Boundary, FieldValue::Text(s)) => assert!(!s.is_empty()),
                 other => panic!("{other:?}"),
             }
+            filler.submitted(&f, &bad);
         }
         assert!(
             broken_fields.len() > 1,
@@ -1278,4 +1291,53 @@ fn an_optional_promo_code_is_left_empty_and_a_required_one_is_filled() {
         assert_eq!(text_of(&fill, 0), "");
         assert!(!text_of(&fill, 1).is_empty());
     }
+}
+
+#[test]
+fn invalid_fills_break_each_field_in_turn_under_every_choice() {
+    let mut subject = input("select-one")
+        .label("Subject")
+        .name("subject")
+        .options(&[
+            ("order", "Order problem"),
+            ("returns", "Returns"),
+            ("product", "Product question"),
+            ("other", "Other"),
+        ]);
+    subject.options[0].selected = true;
+    let f = form(vec![
+        input("text").label("Your name").name("name"),
+        input("email").label("Email").name("email"),
+        subject,
+        input("textarea").label("Message").name("message"),
+    ]);
+    let mut filler = filler();
+    let mut broken = Vec::new();
+    for seed in 0..12 {
+        let fill = fill(&mut filler, &f, Variant::Empty, seed).expect("a fill");
+        assert_eq!(fill.variant, Variant::Empty);
+        filler.submitted(&f, &fill);
+        let chosen = fill
+            .value_of(2)
+            .map(FieldValue::as_string)
+            .unwrap_or_default();
+        broken.push((fill.broken.expect("a broken field"), chosen));
+    }
+    // The three text fields take turns at being empty...
+    let mut turns: Vec<usize> = broken[..3].iter().map(|(b, _)| *b).collect();
+    turns.sort();
+    assert_eq!(turns, vec![0, 1, 3], "{broken:?}");
+    // ...and the first four empty messages are sent under the four subjects.
+    let mut subjects: Vec<&str> = broken
+        .iter()
+        .filter(|(b, _)| *b == 3)
+        .map(|(_, s)| s.as_str())
+        .take(4)
+        .collect();
+    subjects.sort();
+    assert_eq!(
+        subjects,
+        vec!["order", "other", "product", "returns"],
+        "{broken:?}"
+    );
 }

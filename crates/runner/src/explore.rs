@@ -1359,6 +1359,7 @@ mod tests {
                         value: FieldValue::Text("6".into()),
                     }],
                     broken,
+                    variant: curio_forms::Variant::Valid,
                 },
             },
         };
