@@ -158,6 +158,11 @@ pub(crate) struct RunArgs {
     /// curious transition it knows. [default: the learner's]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub stuck_after: Option<u32>,
+    /// Temperature of the learner's Gumbel-softmax choice: lower prefers the most
+    /// curious action more strongly, higher is closer to a random pick.
+    /// [default: 1, the paper's]
+    #[arg(long, value_name = "T", value_parser = parse_tau)]
+    pub tau: Option<f64>,
     /// Never click an element whose text, label or link contains this phrase (whole
     /// words, case-insensitive). Repeatable; adds to the defaults (log out, delete,
     /// remove, reset, ...).
@@ -306,6 +311,13 @@ pub(crate) struct BrowserArgs {
 
 /// Names for --disable and --enable.
 pub(crate) const FEATURES: [&str; 13] = curio_runner::Features::NAMES;
+
+pub(crate) fn parse_tau(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
+        _ => Err("expected a number above zero, such as 0.5 or 1".into()),
+    }
+}
 
 pub(crate) fn parse_duration(s: &str) -> Result<Duration, String> {
     let s = s.trim();

@@ -64,6 +64,7 @@ pub(crate) struct Budget {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct Explore {
     pub strategy: Option<String>,
+    pub tau: Option<f64>,
     pub disable: Option<Vec<String>>,
     pub enable: Option<Vec<String>>,
     pub verify: Option<bool>,
@@ -222,6 +223,13 @@ impl ConfigFile {
             g("stuck_after"),
             self.budget.stuck_after,
         );
+        if !g("tau")
+            && let Some(t) = self.explore.tau
+        {
+            let t = crate::args::parse_tau(&t.to_string())
+                .map_err(|e| key_err("explore.tau", &t.to_string(), &e))?;
+            run.tau = Some(t);
+        }
         set(&mut run.seed, g("seed"), self.seed);
         set_value(&mut run.strategy, g("strategy"), &self.explore.strategy);
         set_value(&mut run.disable, g("disable"), &self.explore.disable);

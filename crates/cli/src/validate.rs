@@ -148,6 +148,7 @@ pub(crate) fn run_config(
         strategy,
         features,
         stuck_after: run.stuck_after,
+        tau: run.tau,
         guard,
         dictionary,
         url_normalization,

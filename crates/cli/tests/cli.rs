@@ -81,6 +81,14 @@ async fn bad_flag_values_name_the_flag() {
             vec!["explore", "http://127.0.0.1:1/", "--origin", "nope"],
             "--origin",
         ),
+        (
+            vec!["explore", "http://127.0.0.1:1/", "--tau", "0"],
+            "--tau",
+        ),
+        (
+            vec!["explore", "http://127.0.0.1:1/", "--tau", "warm"],
+            "--tau",
+        ),
     ] {
         let (code, _, err) = run(&args).await;
         assert_eq!(code, 2, "{args:?}: {err}");

@@ -7,7 +7,7 @@ use common::{run, run_with_env};
 /// The password of the testbed's member, given to Curio by the environment.
 const PASSWORD: (&str, &str) = ("CURIO_TEST_MEMBER_PASSWORD", "s3cret");
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use curio_record::RunRecord;
 use curio_subjects::Subject;
@@ -173,6 +173,7 @@ max-actions = 2
 [explore]
 strategy = "random"
 verify = false
+tau = 0.25
 "#,
             testbed.url("/t/ok"),
             out.display()
@@ -193,19 +194,31 @@ verify = false
     assert_eq!(record.meta.strategy, "webexplor", "the flag wins");
     assert_eq!(record.meta.seed, 42, "the file fills in");
     assert_eq!(record.meta.config["verify_findings"], false);
+    assert_eq!(record.meta.config["tau"], 0.25);
     assert!(record.summary.unwrap().stats.actions <= 2);
+}
+
+/// Runs `curio explore` with a `curio.toml` in `dir` that names an unused port and then
+/// holds `rest`: the exit code, stderr and the file's path.
+async fn explore_with_file(dir: &tempfile::TempDir, rest: &str) -> (i32, String, PathBuf) {
+    let file = dir.path().join("curio.toml");
+    std::fs::write(&file, format!("url = \"http://127.0.0.1:9/\"\n{rest}")).unwrap();
+    let (code, _, err) = run(&["--config", file.to_str().unwrap(), "explore"]).await;
+    (code, err, file)
+}
+
+#[tokio::test]
+async fn a_bad_temperature_in_the_file_names_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, err, _) = explore_with_file(&dir, "[explore]\ntau = -1\n").await;
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("explore.tau") && err.contains("-1"), "{err}");
 }
 
 #[tokio::test]
 async fn unknown_keys_are_usage_errors_that_name_key_and_line() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("curio.toml");
-    std::fs::write(
-        &file,
-        "url = \"http://127.0.0.1:9/\"\n[deny]\ntexts = [\"Archive\"]\n",
-    )
-    .unwrap();
-    let (code, _, err) = run(&["--config", file.to_str().unwrap(), "explore"]).await;
+    let (code, err, file) = explore_with_file(&dir, "[deny]\ntexts = [\"Archive\"]\n").await;
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("line 3") && err.contains("texts"), "{err}");
     assert!(err.contains(file.to_str().unwrap()), "{err}");

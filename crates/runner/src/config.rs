@@ -208,6 +208,8 @@ pub struct RunConfig {
     /// Steps without a new state after which the learner jumps to the most curious
     /// transition; `None` keeps the learner's default.
     pub stuck_after: Option<u32>,
+    /// Temperature of the learner's Gumbel-softmax; `None` keeps the strategy's default.
+    pub tau: Option<f64>,
     /// Actions never to take (used when `features.action_guard` is on).
     pub guard: ActionGuard,
     /// Values users want typed, per field and per semantic type.
@@ -251,6 +253,7 @@ impl RunConfig {
             "strategy": self.strategy,
             "features": self.features,
             "stuck_after": self.stuck_after,
+            "tau": self.tau,
             "guard": self.guard,
             "url_normalization": self.url_normalization,
             "verify_findings": self.verify_findings,

@@ -180,6 +180,9 @@ pub async fn explore(
     if let Some(n) = config.stuck_after {
         lc.stuck_after = n;
     }
+    if let Some(t) = config.tau {
+        lc.tau = t;
+    }
     let learner = Learner::new(lc, config.seed);
     let mut explorer = Explorer {
         rng: ChaCha8Rng::seed_from_u64(config.seed),
