@@ -287,6 +287,29 @@ async fn what_a_click_reveals_is_used_next() {
     testbed.shutdown().await;
 }
 
+/// "Send test" beside "Save" uses the channels the form holds, and throws when none is
+/// ticked; saving keeps nothing. Unticking three boxes one click at a time is a long
+/// shot; a fill of the form and a press of its other button (`form-buttons`) clears them
+/// all in its second round.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_form_s_other_button_is_pressed_on_filled_values() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/channels");
+    let (with, log) = explore_seed_1(&url, "24", &[]).await;
+    let thrown = finding(&with, "reading 'value'");
+    assert_eq!(thrown.reproduced, Some(true), "{:?}\n{log}", thrown.trace);
+    let (without, log) = explore_seed_1(&url, "24", &["--disable", "form-buttons"]).await;
+    assert!(
+        without
+            .findings
+            .iter()
+            .all(|f| !f.message.contains("reading 'value'")),
+        "{:?}\n{log}",
+        without.findings
+    );
+    testbed.shutdown().await;
+}
+
 /// The link that led to a failure is gone at the next visit (a feed shows only its
 /// newest item): the replay opens the address the link had, and reproduces.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -145,6 +145,10 @@ pub trait FormFiller {
     /// `fill` was entered into `form` and submitted: every value counts as used.
     fn submitted(&mut self, _form: &Form, _fill: &FormFill) {}
 
+    /// Valid fills of `form` begin at round `rounds` of its choices (for optional
+    /// checkboxes: 0 as they are, 1 all cleared, 2 all ticked) when fewer were submitted.
+    fn skip_rounds(&mut self, _form: &Form, _rounds: u32) {}
+
     /// Whether a choice (an option, a checkbox state) was never used in `field`; false
     /// for typed text and for fillers that do not count.
     fn fresh(&self, _field: &Field, _value: &FieldValue) -> bool {
@@ -372,6 +376,11 @@ impl FormFiller for HeuristicFiller {
                 }
             }
         }
+    }
+
+    fn skip_rounds(&mut self, form: &Form, rounds: u32) {
+        let done = self.submissions.entry(form.key.0.clone()).or_insert(0);
+        *done = (*done).max(rounds);
     }
 
     fn fresh_boundary(&self, field: &Field, value: &str) -> bool {

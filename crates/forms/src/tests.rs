@@ -1258,6 +1258,27 @@ fn optional_checkboxes_go_as_they_are_then_all_cleared_then_all_ticked() {
 }
 
 #[test]
+fn skipped_rounds_start_later_and_never_go_back() {
+    let f = form(vec![
+        input("checkbox").label("Email").name("channel").checked(),
+        input("checkbox").label("Push").name("channel").checked(),
+    ]);
+    let mut filler = filler();
+    let ticked = |fill: &FormFill| {
+        (0..2)
+            .map(|i| fill.value_of(i) == Some(&FieldValue::Check(true)))
+            .collect::<Vec<_>>()
+    };
+    filler.skip_rounds(&f, 1);
+    let first = fill(&mut filler, &f, Variant::Valid, 0).expect("a fill");
+    assert_eq!(ticked(&first), [false, false], "all cleared first");
+    filler.submitted(&f, &first);
+    filler.skip_rounds(&f, 1);
+    let second = fill(&mut filler, &f, Variant::Valid, 0).expect("a fill");
+    assert_eq!(ticked(&second), [true, true], "then all ticked");
+}
+
+#[test]
 fn a_choice_is_fresh_until_used() {
     let role = input("select-one")
         .label("Role")

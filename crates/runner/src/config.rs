@@ -115,10 +115,15 @@ pub struct Features {
     /// menu), the next move is among them: what was opened is what to use next (the
     /// filters of a list, the fields of "Log time").
     pub follow_reveals: bool,
+    /// A form's other buttons (a "Send test", "Preview" or "Calculate" that acts on what
+    /// the form holds without submitting it) get a macro too: fill the form, then press
+    /// the button, so the values reach what the button does; their choices rotate as the
+    /// submit macro's do, on a count of their own.
+    pub form_buttons: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 14] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -132,6 +137,7 @@ impl Features {
         "change-contexts",
         "local-after-change",
         "follow-reveals",
+        "form-buttons",
     ];
 
     pub fn all() -> Features {
@@ -149,6 +155,7 @@ impl Features {
             change_contexts: true,
             local_after_change: true,
             follow_reveals: true,
+            form_buttons: true,
         }
     }
 
@@ -167,6 +174,7 @@ impl Features {
             change_contexts: false,
             local_after_change: false,
             follow_reveals: false,
+            form_buttons: false,
         }
     }
 
@@ -186,6 +194,7 @@ impl Features {
             "change-contexts" => &mut self.change_contexts,
             "local-after-change" => &mut self.local_after_change,
             "follow-reveals" => &mut self.follow_reveals,
+            "form-buttons" => &mut self.form_buttons,
             _ => return false,
         };
         *slot = on;

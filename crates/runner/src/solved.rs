@@ -68,6 +68,10 @@ impl FormFiller for SolvedFiller<'_> {
         self.inner.submitted(form, fill);
     }
 
+    fn skip_rounds(&mut self, form: &Form, rounds: u32) {
+        self.inner.skip_rounds(form, rounds);
+    }
+
     fn fresh(&self, field: &Field, value: &FieldValue) -> bool {
         self.inner.fresh(field, value)
     }

@@ -31,6 +31,13 @@ pub(crate) enum Move {
     Choose { action: usize, value: String },
     /// Fill `page.forms[form]` with `fill`, then submit it.
     Form { form: usize, fill: FormFill },
+    /// Fill `page.forms[form]` with `fill`, then press `page.actions[action]`, a button
+    /// of the form other than its submit button.
+    Press {
+        form: usize,
+        fill: FormFill,
+        action: usize,
+    },
 }
 
 /// An action ready to perform and to record.
@@ -41,7 +48,8 @@ pub(crate) struct Planned {
 }
 
 /// The candidates of `page` under `features`: the page's actions that the guard allows,
-/// then a form macro per form (and per invalid variant) that can be filled and submitted.
+/// then a form macro per form (and per invalid variant) that can be filled and submitted,
+/// and with `form-buttons` one per other button of the form.
 pub(crate) fn candidates(
     page: &Page,
     snapshot: &DomSnapshot,
@@ -124,6 +132,84 @@ pub(crate) fn candidates(
                 });
             }
         }
+        if features.form_buttons {
+            out.extend(press_candidates(page, i, features, &allowed, filler, rng));
+        }
+    }
+    out
+}
+
+/// Button texts that throw a form's values away rather than use them.
+const DISCARDING: [&str; 6] = ["cancel", "close", "dismiss", "back", "discard", "×"];
+
+/// The form's buttons besides its submit button that the guard allows and that do not
+/// discard what was typed, as indexes into `page.actions`.
+fn other_buttons(page: &Page, form: &Form, allowed: &dyn Fn(&Action) -> bool) -> Vec<usize> {
+    let submit = form.submit.as_ref().map(|s| s.backend_node_id);
+    page.actions
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| {
+            a.kind == ActionKind::Click
+                && a.form == Some(form.id)
+                && a.href.is_none()
+                && a.role == "button"
+                && Some(a.target.backend_node_id) != submit
+                && allowed(a)
+        })
+        .filter(|(_, a)| {
+            let text = a.text.to_lowercase();
+            !text.is_empty()
+                && !text
+                    .split(|c: char| !c.is_alphanumeric() && c != '×')
+                    .any(|w| DISCARDING.contains(&w))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The form's key as its press macros count it: their rounds of choices (for checkboxes:
+/// as they are, all cleared, all ticked) run apart from the submit macro's.
+fn press_form(form: &Form, button: &Action) -> Form {
+    let mut form = form.clone();
+    form.key.0 = format!("{}>{}", form.key.0, button.key.0);
+    form
+}
+
+/// With `form-buttons`: a valid fill of `page.forms[i]` and a press of each of its other
+/// buttons, keyed by the button and, when they are new, the fill's choices.
+fn press_candidates(
+    page: &Page,
+    i: usize,
+    features: &Features,
+    allowed: &dyn Fn(&Action) -> bool,
+    filler: &mut dyn FormFiller,
+    rng: &mut dyn RngCore,
+) -> Vec<Candidate> {
+    let form = &page.forms[i];
+    let mut out = Vec::new();
+    for action in other_buttons(page, form, allowed) {
+        let counted = press_form(form, &page.actions[action]);
+        // The form as it stands is what a plain click of the button sends: the press
+        // macro starts at the next round (for checkboxes: all cleared).
+        filler.skip_rounds(&counted, 1);
+        let Some(fill) = filler.fill(&counted, Variant::Valid, rng) else {
+            continue;
+        };
+        let mut key = format!("press:{}", counted.key.0);
+        if features.fresh_choices
+            && let Some(choices) = fresh_choices(form, &fill, filler)
+        {
+            key = format!("{key}|{choices}");
+        }
+        out.push(Candidate {
+            key,
+            kind: Move::Press {
+                form: i,
+                fill,
+                action,
+            },
+        });
     }
     out
 }
@@ -194,7 +280,7 @@ pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<(String
             })?;
             (form, current_choices(form))
         }
-        Move::Choose { .. } => return None,
+        Move::Choose { .. } | Move::Press { .. } => return None,
     };
     Some((form.key.0.clone(), format!("form:{}|{choices}", form.key.0)))
 }
@@ -265,7 +351,7 @@ pub(crate) fn local_candidates(
         Move::Single(i) => page.actions.get(*i).is_some_and(|a| {
             a.kind == ActionKind::Click && !navigation(&a.key.0) && !submits(a) && !back(a)
         }),
-        Move::Form { form, .. } => page
+        Move::Form { form, .. } | Move::Press { form, .. } => page
             .forms
             .get(*form)
             .is_some_and(|f| !navigation(&form_spread_key(&f.key.0)) && !same_form(f)),
@@ -292,7 +378,7 @@ pub(crate) fn revealed_candidates(
             .any(|a| a.target.backend_node_id == node && revealed.contains(&a.key.0))
     };
     let on_revealed = |c: &Candidate| match &c.kind {
-        Move::Single(i) | Move::Choose { action: i, .. } => page
+        Move::Single(i) | Move::Choose { action: i, .. } | Move::Press { action: i, .. } => page
             .actions
             .get(*i)
             .is_some_and(|a| revealed.contains(&a.key.0)),
@@ -332,6 +418,11 @@ pub(crate) fn note_used(
         Move::Form { form, fill } => {
             if let Some(form) = page.forms.get(*form) {
                 filler.submitted(form, fill);
+            }
+        }
+        Move::Press { form, fill, action } => {
+            if let (Some(form), Some(button)) = (page.forms.get(*form), page.actions.get(*action)) {
+                filler.submitted(&press_form(form, button), fill);
             }
         }
         Move::Choose { action, value } => {
@@ -378,20 +469,29 @@ pub(crate) fn plan_move(
         Move::Choose { action, value } => {
             vec![single(&page.actions[*action], Some(value.clone()), rng)]
         }
-        Move::Form { form, fill, .. } => {
+        Move::Form { form, fill } => {
             let form = &page.forms[*form];
-            let mut out: Vec<Planned> = fill
-                .values
-                .iter()
-                .filter_map(|f| form.fields.get(f.field).map(|field| (field, &f.value)))
-                .filter_map(|(field, value)| field_action(field, value))
-                .collect();
+            let mut out = fill_planned(form, fill);
             if let Some(submit) = submit_planned(page, form) {
                 out.push(submit);
             }
             out
         }
+        Move::Press { form, fill, action } => {
+            let mut out = fill_planned(&page.forms[*form], fill);
+            out.push(single(&page.actions[*action], None, rng));
+            out
+        }
     }
+}
+
+/// One action per field of `form` that `fill` changes.
+fn fill_planned(form: &Form, fill: &FormFill) -> Vec<Planned> {
+    fill.values
+        .iter()
+        .filter_map(|f| form.fields.get(f.field).map(|field| (field, &f.value)))
+        .filter_map(|(field, value)| field_action(field, value))
+        .collect()
 }
 
 fn step(kind: StepKind, target: &curio_page::Target, value: Option<String>) -> Step {

@@ -84,6 +84,8 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/popover", get(popover))
         .route("/t/feed", get(feed))
         .route("/t/feed/{n}", get(feed_item))
+        .route("/t/channels", get(channels))
+        .route("/t/channels/saved", axum::routing::post(channels_saved))
         .route("/t/desk", get(desk))
         .route("/t/desk/edit", get(desk_edit).post(desk_save))
         .route("/t/desk/export", get(desk_export))
@@ -108,7 +110,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 39] = [
+const PAGES: [&str; 40] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -148,6 +150,7 @@ const PAGES: [&str; 39] = [
     "/t/desk",
     "/t/feed",
     "/t/popover",
+    "/t/channels",
 ];
 
 async fn index() -> Html<String> {
@@ -1051,6 +1054,49 @@ async fn feed_item(Path(n): Path<u32>) -> Response {
         page("Error", &format!("<p>item {n} cannot be shown</p>")),
     )
         .into_response()
+}
+
+/// Notification channels, three of four ticked, with "Send test" beside "Save": the test
+/// names the first ticked channel and throws when none is. Saving leads elsewhere and
+/// keeps nothing, so only the form's values at the press count.
+async fn channels() -> Html<String> {
+    let boxes: String = [
+        ("email", true),
+        ("sms", false),
+        ("slack", true),
+        ("push", true),
+    ]
+    .iter()
+    .map(|(c, on)| {
+        let checked = if *on { " checked" } else { "" };
+        format!(
+            r#"<input type="checkbox" id="ch-{c}" name="channel" value="{c}"{checked}><label for="ch-{c}">{c}</label> "#
+        )
+    })
+    .collect();
+    page(
+        "Channels",
+        &format!(
+            r#"<form method="post" action="/t/channels/saved">
+<fieldset><legend>Notify me through</legend>{boxes}</fieldset>
+<button type="submit">Save</button> <button type="button" id="test">Send test</button>
+</form>
+<p id="sent"></p>
+<script>
+document.getElementById('test').addEventListener('click', function () {{
+  var ticked = Array.prototype.slice.call(document.querySelectorAll('input[name=channel]:checked'));
+  document.getElementById('sent').textContent = 'Sent via ' + ticked[0].value;
+}});
+</script>"#
+        ),
+    )
+}
+
+async fn channels_saved() -> Html<String> {
+    page(
+        "Saved",
+        r#"<p>Your channels were saved.</p><p><a href="/t/channels">Channels</a></p>"#,
+    )
 }
 
 /// The sections of `/t/desk`'s navigation, each a page of its own.
