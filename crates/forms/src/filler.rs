@@ -161,6 +161,13 @@ pub trait FormFiller {
         false
     }
 
+    /// Whether a choice was never sent in a fill of a form (valid or not, other than as
+    /// its broken value); what single edits entered does not count. False for typed text
+    /// and for fillers that do not count.
+    fn unsent(&self, _field: &Field, _value: &FieldValue) -> bool {
+        false
+    }
+
     /// Whether two choices (of two fields of one form) were never submitted together in
     /// a valid fill; false for typed text and for fillers that do not count.
     fn fresh_pair(&self, _a: (&Field, &FieldValue), _b: (&Field, &FieldValue)) -> bool {
@@ -177,8 +184,13 @@ pub struct HeuristicFiller {
     dictionary: Dictionary,
     /// Day number of "today" (days since 1970-01-01), injected so runs are reproducible.
     today: i64,
-    /// How often each (field, value) was used, so that choices rotate.
+    /// How often each (field, value) was used, by single edits and in fills, so that the
+    /// choices of single edits rotate.
     uses: HashMap<(String, String), u32>,
+    /// How often each (field, value) was sent in a fill of a form, so that the choices
+    /// of fills rotate on their own: a status picked on its own and never saved is still
+    /// to be sent.
+    sent: HashMap<(String, String), u32>,
     /// How often each form (by key) was submitted with a valid fill.
     submissions: HashMap<String, u32>,
     /// How often each pair of choices ((field, value), (field, value), in order) was
@@ -199,6 +211,7 @@ impl HeuristicFiller {
             dictionary,
             today: days_from_civil(y, m, d),
             uses: HashMap::new(),
+            sent: HashMap::new(),
             submissions: HashMap::new(),
             pairs: HashMap::new(),
         }
@@ -206,6 +219,13 @@ impl HeuristicFiller {
 
     fn uses_of(&self, field: &Field, value: &str) -> u32 {
         self.uses
+            .get(&(field_identity(field), value.to_string()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn sent_of(&self, field: &Field, value: &str) -> u32 {
+        self.sent
             .get(&(field_identity(field), value.to_string()))
             .copied()
             .unwrap_or(0)
@@ -328,6 +348,10 @@ impl FormFiller for HeuristicFiller {
         for f in &fill.values {
             if let Some(field) = form.fields.get(f.field) {
                 self.used(field, &f.value);
+                if let (true, Some(value)) = (Some(f.field) != fill.broken, choice_value(&f.value))
+                {
+                    *self.sent.entry((field_identity(field), value)).or_insert(0) += 1;
+                }
             }
         }
         // In a valid fill every two choices were sent together. A refused fill did not
@@ -385,6 +409,10 @@ impl FormFiller for HeuristicFiller {
 
     fn fresh_boundary(&self, field: &Field, value: &str) -> bool {
         self.uses_of(field, &bad_key(value)) == 0
+    }
+
+    fn unsent(&self, field: &Field, value: &FieldValue) -> bool {
+        choice_value(value).is_some_and(|v| self.sent_of(field, &v) == 0)
     }
 
     fn fresh_pair(&self, a: (&Field, &FieldValue), b: (&Field, &FieldValue)) -> bool {
@@ -1133,10 +1161,12 @@ impl Filling<'_> {
         }
         // Choices rotate: the options least often sent together with the choices this
         // fill already made come first, so that combinations take turns (Pro billed
-        // yearly, not always monthly), then the least-used ones, so that every status,
-        // plan or assignee gets its turn. Among those, people often leave a preselected
-        // choice as it is (the default subject of a contact form, the current status of
-        // a task), so it goes first.
+        // yearly, not always monthly), then the least-sent ones, so that every status,
+        // plan or assignee gets its turn (a single edit, with no form, rotates on every
+        // use of the option). Among those, people often leave a preselected choice as it
+        // is (the default subject of a contact form, the current status of a task), so
+        // it goes first.
+        let single = self.form.key.0.is_empty();
         let earlier: Vec<String> = self
             .values
             .iter()
@@ -1157,7 +1187,12 @@ impl Filling<'_> {
                     .iter()
                     .map(|e| self.filler.pair_uses(e.clone(), item.clone()))
                     .sum();
-                (together, self.filler.uses_of(field, value))
+                let turns = if single {
+                    self.filler.uses_of(field, value)
+                } else {
+                    self.filler.sent_of(field, value)
+                };
+                (together, turns)
             })
             .collect();
         let fewest = uses.iter().copied().min()?;

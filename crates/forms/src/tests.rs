@@ -1279,6 +1279,35 @@ fn skipped_rounds_start_later_and_never_go_back() {
 }
 
 #[test]
+fn choices_picked_on_their_own_still_take_their_turn_in_fills() {
+    let status = input("select-one")
+        .label("Status")
+        .name("status")
+        .options(&[
+            ("active", "Active"),
+            ("on_hold", "On hold"),
+            ("archived", "Archived"),
+        ]);
+    let f = form(vec![status.clone()]);
+    let mut filler = filler();
+    let archived = FieldValue::Select("archived".into());
+    for _ in 0..3 {
+        filler.used(&status, &archived);
+        filler.used(&status, &FieldValue::Select("on_hold".into()));
+    }
+    assert!(filler.unsent(&status, &archived), "picked, never saved");
+    let mut sent = Vec::new();
+    for seed in 0..3 {
+        let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&f, &fill);
+        sent.push(fill.value_of(0).expect("a status").as_string());
+    }
+    sent.sort();
+    assert_eq!(sent, ["active", "archived", "on_hold"]);
+    assert!(!filler.unsent(&status, &archived));
+}
+
+#[test]
 fn a_choice_is_fresh_until_used() {
     let role = input("select-one")
         .label("Role")

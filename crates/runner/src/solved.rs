@@ -76,6 +76,10 @@ impl FormFiller for SolvedFiller<'_> {
         self.inner.fresh(field, value)
     }
 
+    fn unsent(&self, field: &Field, value: &FieldValue) -> bool {
+        self.inner.unsent(field, value)
+    }
+
     fn fresh_boundary(&self, field: &Field, value: &str) -> bool {
         self.inner.fresh_boundary(field, value)
     }

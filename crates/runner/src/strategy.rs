@@ -140,7 +140,9 @@ pub(crate) fn candidates(
 }
 
 /// Button texts that throw a form's values away rather than use them.
-const DISCARDING: [&str; 6] = ["cancel", "close", "dismiss", "back", "discard", "×"];
+const DISCARDING: [&str; 8] = [
+    "cancel", "close", "dismiss", "back", "discard", "clear", "reset", "×",
+];
 
 /// The form's buttons besides its submit button that the guard allows and that do not
 /// discard what was typed, as indexes into `page.actions`.
@@ -239,8 +241,9 @@ fn joined(choices: &[(&Field, &FieldValue)]) -> String {
         .join(",")
 }
 
-/// When `fill` makes a choice never made before in `form` (an option, a checkbox
-/// state), or pairs two choices never sent together in a valid fill, the fill's choices,
+/// When `fill` makes a choice never sent before in a fill of `form` (an option, a
+/// checkbox state; a single edit that was not saved does not count), or pairs two
+/// choices never sent together in a valid fill, the fill's choices,
 /// which make the macro a new action: curiosity then seeks every status, plan and
 /// assignee out, not just the first one drawn, and every pair of them (a plan with each
 /// billing cycle).
@@ -248,7 +251,7 @@ fn fresh_choices(form: &Form, fill: &FormFill, filler: &dyn FormFiller) -> Optio
     let choices = choices(form, fill);
     let fresh = choices
         .iter()
-        .any(|(field, value)| filler.fresh(field, value));
+        .any(|(field, value)| filler.unsent(field, value));
     let fresh_pair = || {
         choices
             .iter()
