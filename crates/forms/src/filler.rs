@@ -1163,9 +1163,9 @@ impl Filling<'_> {
         // fill already made come first, so that combinations take turns (Pro billed
         // yearly, not always monthly), then the least-sent ones, so that every status,
         // plan or assignee gets its turn (a single edit, with no form, rotates on every
-        // use of the option). Among those, people often leave a preselected choice as it
-        // is (the default subject of a contact form, the current status of a task), so
-        // it goes first.
+        // use of the option), the least-used of them first. Among those, people often
+        // leave a preselected choice as it is (the default subject of a contact form, the
+        // current status of a task), so it goes first.
         let single = self.form.key.0.is_empty();
         let earlier: Vec<String> = self
             .values
@@ -1178,7 +1178,7 @@ impl Filling<'_> {
             })
             .chain(self.broken.clone())
             .collect();
-        let uses: Vec<(u32, u32)> = pool
+        let uses: Vec<(u32, u32, u32)> = pool
             .iter()
             .map(|&i| {
                 let value = &field.options[i].value;
@@ -1187,12 +1187,13 @@ impl Filling<'_> {
                     .iter()
                     .map(|e| self.filler.pair_uses(e.clone(), item.clone()))
                     .sum();
+                let used = self.filler.uses_of(field, value);
                 let turns = if single {
-                    self.filler.uses_of(field, value)
+                    used
                 } else {
                     self.filler.sent_of(field, value)
                 };
-                (together, turns)
+                (together, turns, used)
             })
             .collect();
         let fewest = uses.iter().copied().min()?;

@@ -34,6 +34,12 @@ impl StorageAbstraction {
     /// member turning into presence only does not hide its status member), other JSON
     /// only its presence.
     pub fn fingerprint(&mut self, entries: &[(String, String)]) -> String {
+        self.items(entries).join("; ")
+    }
+
+    /// The items of the fingerprint of `entries`, one per stored key (`tz=Asia/Kolkata`,
+    /// `filter-N={status:archived}`), sorted: each a setting in force.
+    pub fn items(&mut self, entries: &[(String, String)]) -> Vec<String> {
         let mut items = BTreeSet::new();
         for (key, value) in entries {
             let key = generalize(key);
@@ -50,7 +56,7 @@ impl StorageAbstraction {
             };
             items.insert(item);
         }
-        items.into_iter().collect::<Vec<_>>().join("; ")
+        items.into_iter().collect()
     }
 
     /// `name` `sep` `value`, or `name` alone once `slot` has shown `max_values` other

@@ -421,6 +421,10 @@ fn finding_steps(f: &Finding, format: TestFormat) -> Vec<String> {
                         TestFormat::Selenium => format!("driver.get({})", quoted(&value)),
                     };
                 }
+                StepKind::Check if matches!(value.as_str(), "on" | "off") => TestStep::Check {
+                    at,
+                    on: value == "on",
+                },
                 StepKind::Click | StepKind::Check => TestStep::Click { at },
                 StepKind::Fill => TestStep::Fill { at, value },
                 StepKind::Select => TestStep::Select { at, value },

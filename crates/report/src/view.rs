@@ -332,7 +332,11 @@ pub(crate) fn describe_step(step: &Step) -> String {
         StepKind::Fill if value.is_empty() => format!("Clear {}", step.locator),
         StepKind::Fill => format!("Type {value:?} into {}", step.locator),
         StepKind::Select => format!("Choose {value:?} in {}", step.locator),
-        StepKind::Check => format!("Tick or untick {}", step.locator),
+        StepKind::Check => match step.value.as_deref() {
+            Some("on") => format!("Tick {}", step.locator),
+            Some("off") => format!("Untick {}", step.locator),
+            _ => format!("Tick or untick {}", step.locator),
+        },
     };
     clean(&text)
 }

@@ -120,10 +120,17 @@ pub struct Features {
     /// the button, so the values reach what the button does; their choices rotate as the
     /// submit macro's do, on a count of their own.
     pub form_buttons: bool,
+    /// Under a setting stored in the browser (with `storage-states`: a timezone just
+    /// picked, a timer running, a saved filter), the navigation (links found on every
+    /// kind of page) leads first to the sections not yet seen under that setting, once
+    /// the moves right after the change are taken: a setting left behind by one page is
+    /// what breaks another (a report under a timezone it has no offset for, billing
+    /// while a timer runs), and there is one such tour per setting, not one per page.
+    pub setting_tours: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 15] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -138,6 +145,7 @@ impl Features {
         "local-after-change",
         "follow-reveals",
         "form-buttons",
+        "setting-tours",
     ];
 
     pub fn all() -> Features {
@@ -156,6 +164,7 @@ impl Features {
             local_after_change: true,
             follow_reveals: true,
             form_buttons: true,
+            setting_tours: true,
         }
     }
 
@@ -175,6 +184,7 @@ impl Features {
             local_after_change: false,
             follow_reveals: false,
             form_buttons: false,
+            setting_tours: false,
         }
     }
 
@@ -195,6 +205,7 @@ impl Features {
             "local-after-change" => &mut self.local_after_change,
             "follow-reveals" => &mut self.follow_reveals,
             "form-buttons" => &mut self.form_buttons,
+            "setting-tours" => &mut self.setting_tours,
             _ => return false,
         };
         *slot = on;

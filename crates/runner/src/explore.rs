@@ -13,8 +13,7 @@ use curio_forms::HeuristicFiller;
 use crate::forms::{SessionTools, connect_model, solve_form};
 use crate::solved::{Solved, SolvedFiller, form_signature};
 use curio_page::{
-    DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, UrlNormalization,
-    normalize_url,
+    DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
 };
 use curio_record::{
     ExportError, Finding, FindingId, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord,
@@ -30,7 +29,8 @@ use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{
     Candidate, ChangeSource, Move, candidates, change_label, form_spread_key, local_candidates,
-    note_used, plan_move, random_index, revealed_candidates, url_path,
+    note_used, page_kind, plan_move, random_index, revealed_candidates, submits, tour_candidates,
+    url_path,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -196,6 +196,10 @@ pub async fn explore(
         change_source: None,
         revealed: BTreeSet::new(),
         spread: HashMap::new(),
+        setups: HashMap::new(),
+        post_answer: None,
+        settings: Vec::new(),
+        toured: HashSet::new(),
         since_load: Vec::new(),
         solved_at: HashMap::new(),
         resolved: HashSet::new(),
@@ -331,14 +335,25 @@ struct Explorer {
     /// The action keys the last move showed on the same page (`follow-reveals`).
     revealed: BTreeSet<String>,
     /// The kinds of page (up to [`NAVIGATION_SPREAD`]) each action and form key was
-    /// offered on (`local-after-change`).
+    /// offered on (`local-after-change`, `setting-tours`).
     spread: HashMap<String, Vec<String>>,
+    /// The settings the tab stores now, as fingerprint items (`setting-tours`).
+    settings: Vec<String>,
+    /// Each (setting, kind of page) seen together (`setting-tours`).
+    toured: HashSet<(String, String)>,
     /// The steps taken on the page since it loaded (opening a dialog, a panel): what a
     /// form session repeats after loading the page to show the form it tests.
     since_load: Vec<Step>,
     /// Where each form (by signature) was first met and the steps that showed it there:
     /// where and how its sessions load it.
     solved_at: HashMap<String, (String, Vec<Step>)>,
+    /// The latest submission of a form on each kind of page, as steps from loading the
+    /// page: what the app keeps from it (saved preferences) may be what a later failure
+    /// there needs, in a replay too.
+    setups: HashMap<String, Vec<Step>>,
+    /// The URL of the page shown, when it is the answer to a form posted from the
+    /// page before it (a form shown again with its messages).
+    post_answer: Option<String>,
     /// Forms whose accepted values were refused later, and got a second session.
     resolved: HashSet<String>,
     /// Novelty group of each stored setting (`storage-states`), with or without a
@@ -479,6 +494,24 @@ impl Explorer {
         let revealed = std::mem::take(&mut self.revealed);
         if !revealed.is_empty() && self.plan.is_empty() {
             candidates = revealed_candidates(&current.page, candidates, &revealed);
+        } else if self.config.features.setting_tours
+            && self.changes.is_empty()
+            && self.plan.is_empty()
+            && !self.settings.is_empty()
+        {
+            let spread = &self.spread;
+            let navigation = |key: &str| {
+                spread
+                    .get(key)
+                    .is_some_and(|k| k.len() >= NAVIGATION_SPREAD)
+            };
+            let (settings, toured) = (&self.settings, &self.toured);
+            let unseen = |kind: &str| {
+                settings
+                    .iter()
+                    .any(|s| !toured.contains(&(s.clone(), kind.to_string())))
+            };
+            candidates = tour_candidates(&current.page, candidates, navigation, unseen);
         }
         let Some(index) = self.choose(&current, &candidates) else {
             self.need_reset = true;
@@ -497,10 +530,13 @@ impl Explorer {
             &mut self.rng,
         );
         let key = candidate.key.clone();
+        let loaded_with = self.since_load.clone();
         let mut move_steps: Vec<Step> = Vec::new();
         let mut leave = false;
         let mut crashed = false;
         let multi = planned.len() > 1;
+        // Whether the last page the move loaded answered a POST.
+        let mut posted: Option<bool> = None;
         for p in planned {
             let t = Instant::now();
             // Inside a form macro, typing and choosing wait only while the page reacts;
@@ -523,6 +559,14 @@ impl Explorer {
             self.actions += 1;
             move_steps.push(p.step.clone());
             let navigated = outcome.url_after != outcome.url_before;
+            if let Some(document) = outcome
+                .responses
+                .iter()
+                .rev()
+                .find(|r| r.resource_type == "Document")
+            {
+                posted = Some(document.method.eq_ignore_ascii_case("POST"));
+            }
             if navigated {
                 self.since_load.clear();
             } else {
@@ -546,6 +590,15 @@ impl Explorer {
             return Ok(()); // nothing happened; look again
         }
         note_used(&current.page, candidate, &move_steps, &mut self.filler);
+        if submits(&current.page, candidate)
+            && self.post_answer.as_ref() != Some(&current.page.url)
+            && self.tab().scope().contains(&current.page.url)
+        {
+            let mut setup = vec![goto(&current.page.url)];
+            setup.extend(loaded_with);
+            setup.extend(move_steps.iter().cloned());
+            self.setups.insert(page_kind(&current.page.url), setup);
+        }
         self.moves += 1;
         self.episode_moves += 1;
         if self.tracks_changes() {
@@ -576,6 +629,14 @@ impl Explorer {
             Ok(n) => n,
             Err(e) => return self.browser_failure(e),
         };
+        // The answer to a POST (not redirected) cannot be opened again: a form met there
+        // is studied, and a submission made there replayed, from a page that can be.
+        match posted {
+            Some(true) => self.post_answer = Some(next.page.url.clone()),
+            Some(false) => self.post_answer = None,
+            None if self.post_answer.as_ref() != Some(&next.page.url) => self.post_answer = None,
+            None => {}
+        }
         if let Some(signature) = refused(&current.page, candidate, &next.page) {
             // A refusal changed nothing; and values the form accepted once no longer
             // pass (a rule that moved with the app's data): its session runs again,
@@ -686,12 +747,7 @@ impl Explorer {
 
     /// Notes the kind of `page` among those each of its actions and forms is offered on.
     fn note_spread(&mut self, page: &Page) {
-        let how = UrlNormalization {
-            keep_query_values: false,
-            drop_query: true,
-            generalize_numeric_segments: true,
-        };
-        let kind = normalize_url(&page.url, &how);
+        let kind = page_kind(&page.url);
         let keys = page.actions.iter().map(|a| a.key.0.clone());
         let forms = page.forms.iter().map(|f| form_spread_key(&f.key.0));
         for key in keys.chain(forms) {
@@ -711,6 +767,9 @@ impl Explorer {
         current: &Current,
     ) -> Result<Vec<Vec<(Step, Outcome)>>, BrowserError> {
         let mut failing = Vec::new();
+        if self.post_answer.as_ref() == Some(&current.page.url) {
+            return Ok(failing);
+        }
         for (i, form) in current.page.forms.iter().enumerate() {
             let signature = form_signature(form);
             if self.solved.contains_key(&signature)
@@ -811,13 +870,21 @@ impl Explorer {
             // Unreadable storage (a page going away) reads as empty.
             let stored = self.tab().storage().await.unwrap_or_default();
             self.browser_time += t.elapsed();
-            let fingerprint = self.storage.fingerprint(&stored);
+            let settings = self.storage.items(&stored);
+            let fingerprint = settings.join("; ");
             // A setting stored by the move just taken (a timezone, a filter, a timer)
             // is a change like a form's.
             if self.tracks_changes() && self.stored.as_ref().is_some_and(|s| *s != fingerprint) {
                 self.remember_change(format!("stored {fingerprint}"));
             }
             self.stored = Some(fingerprint.clone());
+            if self.config.features.setting_tours {
+                let kind = page_kind(&page.url);
+                for setting in &settings {
+                    self.toured.insert((setting.clone(), kind.clone()));
+                }
+                self.settings = settings;
+            }
             if !fingerprint.is_empty() {
                 place = format!("{place} [{fingerprint}]");
                 group_key = fingerprint;
@@ -846,7 +913,7 @@ impl Explorer {
             self.note_state(found.id.0, &page.url).await;
         }
         self.page_kinds.insert(url);
-        if self.config.features.local_after_change {
+        if self.config.features.local_after_change || self.config.features.setting_tours {
             self.note_spread(&page);
         }
         let keys = page.actions.iter().map(|a| a.key.0.clone()).collect();
@@ -874,6 +941,7 @@ impl Explorer {
         self.current = None;
         self.changes.clear();
         self.stored = None;
+        self.post_answer = None;
         self.change_source = None;
         self.revealed.clear();
         self.episode_moves = 0;
@@ -1084,6 +1152,15 @@ impl Explorer {
             }
         }
         tries.push(self.trace.clone());
+        // What was saved on the page earlier in the run (in another episode, perhaps)
+        // may be what the failure needs: each trace again, after that submission.
+        if let Some(setup) = self.setups.get(&page_kind(ctx.page_url)) {
+            let again: Vec<Vec<Step>> = tries
+                .iter()
+                .map(|t| setup.iter().chain(t.iter()).cloned().collect())
+                .collect();
+            tries.extend(again);
+        }
         tries.sort_by_key(Vec::len);
         tries.dedup();
         let (trace, reproduced) = self.first_reproducing(&tries, signature).await;

@@ -37,7 +37,7 @@ use crate::forms_export;
 use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
 use crate::login::{Login, log_in};
 use crate::replay::{RADIO_BY_VALUE, user_action};
-use crate::strategy::step_of;
+use crate::strategy::{step_of, with_checked};
 use curio_report::{TestFormat, form_test_files, write_tests};
 
 /// How `curio forms` runs.
@@ -1238,7 +1238,7 @@ async fn submit_in(
         };
         let done = tab.perform_edit(&action).await;
         if let Ok(outcome) = &done {
-            steps.push((step_of(&action), outcome.clone()));
+            steps.push((with_checked(step_of(&action), value), outcome.clone()));
         }
         match done {
             Ok(outcome) if outcome.navigated() => {

@@ -71,6 +71,11 @@ async fn replay_in(
             _ => {
                 let capture = tab.snapshot().await?;
                 let page = Page::from_snapshot(&capture.snapshot);
+                // A box the step leaves ticked (or not) that already is: nothing to do.
+                if already_checked(&page, step) {
+                    report.steps_done = i + 1;
+                    continue;
+                }
                 let Some(action) = user_action(&page, step) else {
                     // A link that is gone (an activity feed moved on) still says where
                     // it led: the replay opens that address.
@@ -151,6 +156,26 @@ fn link_address(step: &Step, page_url: &str) -> Option<String> {
 }
 
 pub(crate) const RADIO_BY_VALUE: &str = "input[type=radio][name=";
+
+/// Whether `step` leaves a checkbox or radio in a state (`on`, `off`) that the element
+/// it found on `page` already shows.
+fn already_checked(page: &Page, step: &Step) -> bool {
+    let on = match (step.kind, step.value.as_deref()) {
+        (StepKind::Check, Some("on")) => true,
+        (StepKind::Check, Some("off")) => false,
+        _ => return false,
+    };
+    let Some(UserAction::Check(target)) = user_action(page, step) else {
+        return false;
+    };
+    page.actions
+        .iter()
+        .filter(|a| {
+            target.backend_node_id != 0 && a.target.backend_node_id == target.backend_node_id
+        })
+        .filter_map(|a| a.field.as_ref())
+        .any(|f| f.checked == on)
+}
 
 /// The action on `page` that `step` recorded, of the same kind.
 pub(crate) fn user_action(page: &Page, step: &Step) -> Option<UserAction> {

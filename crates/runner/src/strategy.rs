@@ -6,7 +6,9 @@ use std::collections::BTreeSet;
 
 use curio_browser::UserAction;
 use curio_forms::{FieldValue, FormFill, FormFiller, Variant};
-use curio_page::{Action, ActionKind, DomSnapshot, Field, Form, Page};
+use curio_page::{
+    Action, ActionKind, DomSnapshot, Field, Form, Page, UrlNormalization, normalize_url,
+};
 use curio_record::{Step, StepKind};
 use rand::{Rng, RngCore};
 
@@ -288,6 +290,28 @@ pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<(String
     Some((form.key.0.clone(), format!("form:{}|{choices}", form.key.0)))
 }
 
+/// Whether `candidate` submits a form of `page`, valid or not: a form macro, or a click
+/// on a form's submit button.
+pub(crate) fn submits(page: &Page, candidate: &Candidate) -> bool {
+    submitted(page, candidate).is_some()
+}
+
+/// The form of `page` that `candidate` submits: a form macro's, or the one whose
+/// submit button it clicks.
+fn submitted<'a>(page: &'a Page, candidate: &Candidate) -> Option<&'a Form> {
+    match &candidate.kind {
+        Move::Form { form, .. } => page.forms.get(*form),
+        Move::Single(i) => page.actions.get(*i).and_then(|a| {
+            page.forms.iter().find(|f| {
+                f.submit
+                    .as_ref()
+                    .is_some_and(|s| s.backend_node_id == a.target.backend_node_id)
+            })
+        }),
+        Move::Choose { .. } | Move::Press { .. } => None,
+    }
+}
+
 /// The choices `form` holds as the page shows it, joined as [`joined`] does.
 fn current_choices(form: &Form) -> String {
     form.fields
@@ -362,6 +386,48 @@ pub(crate) fn local_candidates(
     };
     if candidates.iter().any(local) {
         candidates.into_iter().filter(local).collect()
+    } else {
+        candidates
+    }
+}
+
+/// The kind of page at `url`: its path with numbers generalised, without the query.
+pub(crate) fn page_kind(url: &str) -> String {
+    let how = UrlNormalization {
+        keep_query_values: false,
+        drop_query: true,
+        generalize_numeric_segments: true,
+    };
+    normalize_url(url, &how)
+}
+
+/// With `setting-tours`: of `candidates`, the links that are navigation (`navigation`
+/// of their action key) to another kind of page of the same origin that is `unseen`
+/// under a setting in force. All of `candidates` when none is.
+pub(crate) fn tour_candidates(
+    page: &Page,
+    candidates: Vec<Candidate>,
+    navigation: impl Fn(&str) -> bool,
+    unseen: impl Fn(&str) -> bool,
+) -> Vec<Candidate> {
+    let origin = |u: &str| url::Url::parse(u).ok().map(|u| u.origin());
+    let here = page_kind(&page.url);
+    let leads = |c: &Candidate| match c.kind {
+        Move::Single(i) => page.actions.get(i).is_some_and(|a| {
+            a.kind == ActionKind::Click
+                && navigation(&a.key.0)
+                && a.href.as_deref().is_some_and(|href| {
+                    let kind = page_kind(href);
+                    origin(href).is_some()
+                        && origin(href) == origin(&page.url)
+                        && kind != here
+                        && unseen(&kind)
+                })
+        }),
+        _ => false,
+    };
+    if candidates.iter().any(leads) {
+        candidates.into_iter().filter(leads).collect()
     } else {
         candidates
     }
@@ -528,10 +594,21 @@ fn single(action: &Action, fill_value: Option<String>, rng: &mut dyn RngCore) ->
             },
             action: UserAction::Click(target),
         },
-        ActionKind::Check => Planned {
-            step: step(StepKind::Check, &target, None),
-            action: UserAction::Check(target),
-        },
+        ActionKind::Check => {
+            // A radio is left ticked; a checkbox the other way round.
+            let on = action
+                .field
+                .as_ref()
+                .is_none_or(|f| f.input_type == "radio" || !f.checked);
+            Planned {
+                step: step(
+                    StepKind::Check,
+                    &target,
+                    Some(checked_value(on).to_string()),
+                ),
+                action: UserAction::Check(target),
+            }
+        }
         ActionKind::Fill => {
             let value = fill_value.unwrap_or_else(|| "hello".to_string());
             let input_type = action
@@ -599,9 +676,29 @@ fn other_option(field: &Field, filler: &dyn FormFiller, rng: &mut dyn RngCore) -
 fn field_action(field: &Field, value: &FieldValue) -> Option<Planned> {
     let action = action_for(field, value)?;
     Some(Planned {
-        step: step_of(&action),
+        step: with_checked(step_of(&action), value),
         action,
     })
+}
+
+/// `step` with the state a checkbox or radio is left in (`on`, `off`) as its value, when
+/// `value` ticks or clears one: a replay then sets that state, whatever the app shows
+/// at the time (preferences saved differently since), rather than toggling.
+pub(crate) fn with_checked(step: Step, value: &FieldValue) -> Step {
+    let on = match value {
+        FieldValue::Check(on) => *on,
+        FieldValue::Select(_) if step.kind == StepKind::Check => true,
+        _ => return step,
+    };
+    Step {
+        value: Some(checked_value(on).to_string()),
+        ..step
+    }
+}
+
+/// The value of a `Check` step that leaves its element ticked (`on`) or not.
+pub(crate) fn checked_value(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
 }
 
 fn submit_planned(page: &Page, form: &Form) -> Option<Planned> {

@@ -86,11 +86,15 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/feed/{n}", get(feed_item))
         .route("/t/channels", get(channels))
         .route("/t/channels/saved", axum::routing::post(channels_saved))
+        .route("/t/prefs", get(prefs).post(prefs_save))
+        .route("/t/zones", get(zones))
+        .route("/t/zones/{section}", get(zones_section))
         .route("/t/desk", get(desk))
         .route("/t/desk/edit", get(desk_edit).post(desk_save))
         .route("/t/desk/export", get(desk_export))
         .route("/t/desk/{section}", get(desk_section))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+        .layer(axum::Extension(Prefs::default()))
         .with_state(stop)
 }
 
@@ -110,7 +114,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 40] = [
+const PAGES: [&str; 42] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -151,6 +155,8 @@ const PAGES: [&str; 40] = [
     "/t/feed",
     "/t/popover",
     "/t/channels",
+    "/t/zones",
+    "/t/prefs",
 ];
 
 async fn index() -> Html<String> {
@@ -1179,6 +1185,113 @@ async fn desk_export(Query(query): Query<Vec<(String, String)>>) -> Response {
             .into_response();
     }
     desk_page("Export", "<p>Your export is ready.</p>").into_response()
+}
+
+/// The saved preferences of `/t/prefs`: whether email is ticked.
+#[derive(Clone)]
+struct Prefs(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Prefs(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
+            true,
+        )))
+    }
+}
+
+/// Notification preferences kept by the server: "Send test" (outside the form) uses
+/// the saved channel, and throws when none is saved. What it needs was saved earlier,
+/// perhaps episodes earlier, and may be saved back before the run ends.
+async fn prefs(axum::Extension(prefs): axum::Extension<Prefs>) -> Html<String> {
+    let email = prefs.0.load(Ordering::SeqCst);
+    let (checked, saved) = if email {
+        (" checked", r#"[{"channelName":"email"}]"#)
+    } else {
+        ("", "[]")
+    };
+    page(
+        "Notifications",
+        &format!(
+            r#"<form method="post" action="/t/prefs">
+<label><input type="checkbox" name="email" value="on"{checked}> Email</label>
+<button type="submit">Save</button>
+</form>
+<p><button type="button" id="send">Send test</button></p>
+<script>
+var saved = {saved};
+document.getElementById('send').addEventListener('click', function () {{
+  document.title = 'Sent to ' + saved[0].channelName;
+}});
+</script>"#
+        ),
+    )
+}
+
+async fn prefs_save(
+    axum::Extension(prefs): axum::Extension<Prefs>,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> Redirect {
+    let email = fields.iter().any(|(k, v)| k == "email" && v == "on");
+    prefs.0.store(email, Ordering::SeqCst);
+    Redirect::to("/t/prefs")
+}
+
+/// The sections of `/t/zones`, each linked from every page of it.
+const ZONE_SECTIONS: [&str; 10] = [
+    "inbox", "calendar", "contacts", "files", "notes", "tasks", "team", "billing", "report", "help",
+];
+
+/// A settings page whose display zone is kept in `localStorage` as soon as it is
+/// picked, and a report among ten sections that has no offset for one of the zones:
+/// it throws on load while Kathmandu is in force. Each section has panels to open,
+/// where a curious explorer lingers.
+async fn zones() -> Html<String> {
+    zones_page(
+        "Settings",
+        r#"<label for="zone">Display zone</label>
+<select id="zone"><option value="utc">UTC</option><option value="berlin">Berlin</option><option value="kathmandu">Kathmandu</option></select>
+<script>
+var zone = document.getElementById('zone');
+zone.value = localStorage.getItem('tb-zone') || 'utc';
+zone.addEventListener('change', function () { localStorage.setItem('tb-zone', zone.value); });
+</script>"#,
+    )
+}
+
+fn zones_page(title: &str, body: &str) -> Html<String> {
+    let links: String = ZONE_SECTIONS
+        .iter()
+        .map(|s| format!(r#"<li><a href="/t/zones/{s}">{s}</a></li>"#))
+        .collect();
+    page(
+        title,
+        &format!(r#"<nav><ul><li><a href="/t/zones">Settings</a></li>{links}</ul></nav>{body}"#),
+    )
+}
+
+async fn zones_section(Path(section): Path<String>) -> Response {
+    if !ZONE_SECTIONS.contains(&section.as_str()) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let panels: String = ["Summary", "Details", "History"]
+        .iter()
+        .map(|p| {
+            format!(
+                r#"<p><button type="button" onclick="this.parentNode.nextElementSibling.hidden = !this.parentNode.nextElementSibling.hidden">{p}</button></p>
+<div hidden><p>{p} of {section}.</p><p><a href="/t/zones/{section}?panel={p}">Link to this panel</a></p></div>"#
+            )
+        })
+        .collect();
+    let script = if section == "report" {
+        r#"<p id="zone-name"></p>
+<script>
+var zones = { utc: { offsetName: 'UTC' }, berlin: { offsetName: 'CET' } };
+document.getElementById('zone-name').textContent = zones[localStorage.getItem('tb-zone') || 'utc'].offsetName;
+</script>"#
+    } else {
+        ""
+    };
+    zones_page(&section, &format!("{panels}{script}")).into_response()
 }
 
 #[cfg(test)]
