@@ -379,8 +379,9 @@ async fn under_a_new_setting_the_sections_not_seen_under_it_come_first() {
 }
 
 /// "Send test" throws while the server has no channel saved. The finding's trace
-/// unticks the box and saves, and its replay leaves the box unticked whatever the app
-/// shows by then, saved ticked or not (a toggle would tick it in one of the two).
+/// unticks the boxes and saves, and its replay leaves every box of the form unticked
+/// whatever the app shows by then: a toggle would tick a box saved unticked, and a
+/// trace that left out the box it did not need to touch would keep it as saved since.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replay_sets_boxes_as_the_trace_left_them_rather_than_toggling() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
@@ -395,7 +396,7 @@ async fn a_replay_sets_boxes_as_the_trace_left_them_rather_than_toggling() {
         "--max-actions",
         "30",
         "--seed",
-        "3",
+        "2",
     ];
     let (_, stdout, err) = run(&args).await;
     let record = record_in(&out);
@@ -409,11 +410,18 @@ async fn a_replay_sets_boxes_as_the_trace_left_them_rather_than_toggling() {
         "{trace:?}"
     );
     assert!(
+        trace.iter().any(|s| s.kind == StepKind::Check
+            && s.locator.contains("Text message")
+            && s.value.as_deref() == Some("off")),
+        "{trace:?}"
+    );
+    assert!(
         trace.iter().any(|s| s.locator.contains("Save")),
         "{trace:?}"
     );
-    // Saved unticked, a toggle would tick the box; saved ticked, it would untick it.
-    for body in ["", "email=on"] {
+    // Saved unticked, a toggle would tick the box; saved ticked, it would untick it;
+    // text messages saved ticked, a trace without their box would leave it ticked.
+    for body in ["", "email=on", "sms=on", "email=on&sms=on"] {
         let saved = post_form(&url, body);
         assert!(saved.starts_with("HTTP/1.1 303"), "{saved}");
         let (code, stdout, err) = run(&["replay", dir]).await;

@@ -540,11 +540,18 @@ impl Explorer {
         for p in planned {
             let t = Instant::now();
             // Inside a form macro, typing and choosing wait only while the page reacts;
-            // the submit click waits as every move does.
-            let outcome = if multi && !matches!(p.action, UserAction::Click(_)) {
-                self.tab().perform_edit(&p.action).await
-            } else {
-                self.tab().perform(&p.action).await
+            // the submit click waits as every move does. A box left as it is only
+            // records its state.
+            let outcome = match &p.action {
+                None => Ok(Outcome {
+                    url_before: current.page.url.clone(),
+                    url_after: current.page.url.clone(),
+                    ..Outcome::default()
+                }),
+                Some(action) if multi && !matches!(action, UserAction::Click(_)) => {
+                    self.tab().perform_edit(action).await
+                }
+                Some(action) => self.tab().perform(action).await,
             };
             self.browser_time += t.elapsed();
             let outcome = match outcome {
@@ -556,7 +563,9 @@ impl Explorer {
                 Err(e) => return self.browser_failure(e),
             };
             self.failures = 0;
-            self.actions += 1;
+            if p.action.is_some() {
+                self.actions += 1;
+            }
             move_steps.push(p.step.clone());
             let navigated = outcome.url_after != outcome.url_before;
             if let Some(document) = outcome

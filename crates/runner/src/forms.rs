@@ -37,7 +37,7 @@ use crate::forms_export;
 use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
 use crate::login::{Login, log_in};
 use crate::replay::{RADIO_BY_VALUE, user_action};
-use crate::strategy::{step_of, with_checked};
+use crate::strategy::{kept_box, step_of, with_checked};
 use curio_report::{TestFormat, form_test_files, write_tests};
 
 /// How `curio forms` runs.
@@ -1234,6 +1234,15 @@ async fn submit_in(
     let now = &found;
     for (field, value) in now.fields.iter().zip(values) {
         let Some(action) = action_for(field, value) else {
+            if let Some(step) = kept_box(field, value) {
+                let url = url.to_string();
+                let kept = Outcome {
+                    url_before: url.clone(),
+                    url_after: url,
+                    ..Outcome::default()
+                };
+                steps.push((step, kept));
+            }
             continue;
         };
         let done = tab.perform_edit(&action).await;

@@ -45,7 +45,9 @@ pub(crate) enum Move {
 /// An action ready to perform and to record.
 #[derive(Debug, Clone)]
 pub(crate) struct Planned {
-    pub action: UserAction,
+    /// `None` for a box a form macro leaves as it is: its state is recorded in the trace
+    /// (a replay sets it, whatever the app shows by then), nothing is done.
+    pub action: Option<UserAction>,
     pub step: Step,
 }
 
@@ -516,8 +518,10 @@ pub(crate) fn note_used(
     }
 }
 
-/// The user actions of a move, in order: one for a single action; for a form macro one
-/// per field that needs changing, then the submit click.
+/// The user actions of a move, in order: one for a single action (after the recorded
+/// states of its form's boxes, for a submit button); for a form macro one per field that
+/// needs changing (and the recorded state of each box left as it is), then the submit
+/// click.
 pub(crate) fn plan_move(
     page: &Page,
     candidate: &Candidate,
@@ -533,7 +537,19 @@ pub(crate) fn plan_move(
                 (ActionKind::Fill, Some(f)) => Some(valid_value(f, rng)),
                 _ => None,
             };
-            vec![single(action, value, rng)]
+            // A click on a form's submit button sends its boxes as they are, perhaps as
+            // the app saved them: the trace records their states first.
+            let mut out: Vec<Planned> = submitted(page, candidate)
+                .map(|form| {
+                    form.fields
+                        .iter()
+                        .filter_map(|f| kept_box(f, &FieldValue::Check(f.checked)))
+                        .map(|step| Planned { action: None, step })
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push(single(action, value, rng));
+            out
         }
         Move::Choose { action, value } => {
             vec![single(&page.actions[*action], Some(value.clone()), rng)]
@@ -592,7 +608,7 @@ fn single(action: &Action, fill_value: Option<String>, rng: &mut dyn RngCore) ->
                 href: action.href.clone(),
                 ..step(StepKind::Click, &target, None)
             },
-            action: UserAction::Click(target),
+            action: Some(UserAction::Click(target)),
         },
         ActionKind::Check => {
             // A radio is left ticked; a checkbox the other way round.
@@ -606,7 +622,7 @@ fn single(action: &Action, fill_value: Option<String>, rng: &mut dyn RngCore) ->
                     &target,
                     Some(checked_value(on).to_string()),
                 ),
-                action: UserAction::Check(target),
+                action: Some(UserAction::Check(target)),
             }
         }
         ActionKind::Fill => {
@@ -617,14 +633,14 @@ fn single(action: &Action, fill_value: Option<String>, rng: &mut dyn RngCore) ->
                 .map_or_else(|| "text".to_string(), |f| f.input_type.clone());
             Planned {
                 step: step(StepKind::Fill, &target, Some(value.clone())),
-                action: UserAction::Fill(target, value, input_type),
+                action: Some(UserAction::Fill(target, value, input_type)),
             }
         }
         ActionKind::Select => {
             let value = fill_value.unwrap_or_else(|| random_option(action.field.as_ref(), rng));
             Planned {
                 step: step(StepKind::Select, &target, Some(value.clone())),
-                action: UserAction::Select(target, value),
+                action: Some(UserAction::Select(target, value)),
             }
         }
     }
@@ -674,11 +690,28 @@ fn other_option(field: &Field, filler: &dyn FormFiller, rng: &mut dyn RngCore) -
 /// The action that gives `field` the value `value` (a radio group's radio by its
 /// value); `None` when it already has it.
 fn field_action(field: &Field, value: &FieldValue) -> Option<Planned> {
-    let action = action_for(field, value)?;
+    let Some(action) = action_for(field, value) else {
+        return kept_box(field, value).map(|step| Planned { action: None, step });
+    };
     Some(Planned {
         step: with_checked(step_of(&action), value),
-        action,
+        action: Some(action),
     })
+}
+
+/// The step of a checkbox that `value` leaves as the page shows it (`action_for` has
+/// nothing to do), with that state, so that a trace sets every box of the fill.
+pub(crate) fn kept_box(field: &Field, value: &FieldValue) -> Option<Step> {
+    match value {
+        FieldValue::Check(on) if field.input_type == "checkbox" && *on == field.checked => {
+            Some(step(
+                StepKind::Check,
+                &field.target,
+                Some(checked_value(*on).to_string()),
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// `step` with the state a checkbox or radio is left in (`on`, `off`) as its value, when
@@ -711,6 +744,6 @@ fn submit_planned(page: &Page, form: &Form) -> Option<Planned> {
         .map_or_else(|| submit.clone(), |a| a.target.clone());
     Some(Planned {
         step: step(StepKind::Click, &target, None),
-        action: UserAction::Click(target),
+        action: Some(UserAction::Click(target)),
     })
 }

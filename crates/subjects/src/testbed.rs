@@ -1187,42 +1187,46 @@ async fn desk_export(Query(query): Query<Vec<(String, String)>>) -> Response {
     desk_page("Export", "<p>Your export is ready.</p>").into_response()
 }
 
-/// The saved preferences of `/t/prefs`: whether email is ticked.
+/// The saved preferences of `/t/prefs`: whether email and text messages are ticked.
 #[derive(Clone)]
-struct Prefs(std::sync::Arc<std::sync::atomic::AtomicBool>);
+struct Prefs(std::sync::Arc<std::sync::Mutex<(bool, bool)>>);
 
 impl Default for Prefs {
     fn default() -> Self {
-        Prefs(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
-            true,
-        )))
+        Prefs(std::sync::Arc::new(std::sync::Mutex::new((true, false))))
     }
 }
 
-/// Notification preferences kept by the server: "Send test" (outside the form) uses
-/// the saved channel, and throws when none is saved. What it needs was saved earlier,
-/// perhaps episodes earlier, and may be saved back before the run ends.
+/// Notification preferences kept by the server (email ticked, text messages not, at
+/// first): "Send test" (outside the form) uses the first saved channel, and throws when
+/// none is saved. What it needs was saved earlier, perhaps episodes earlier, and may be
+/// saved otherwise by the time a trace is replayed.
 async fn prefs(axum::Extension(prefs): axum::Extension<Prefs>) -> Html<String> {
-    let email = prefs.0.load(Ordering::SeqCst);
-    let (checked, saved) = if email {
-        (" checked", r#"[{"channelName":"email"}]"#)
-    } else {
-        ("", "[]")
-    };
+    let (email, sms) = *prefs.0.lock().unwrap_or_else(|e| e.into_inner());
+    let ticked = |on: bool| if on { " checked" } else { "" };
+    let saved: Vec<String> = [(email, "email"), (sms, "sms")]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| format!(r#"{{"channelName":"{name}"}}"#))
+        .collect();
     page(
         "Notifications",
         &format!(
             r#"<form method="post" action="/t/prefs">
-<label><input type="checkbox" name="email" value="on"{checked}> Email</label>
+<label><input type="checkbox" name="email" value="on"{email}> Email</label>
+<label><input type="checkbox" name="sms" value="on"{sms}> Text message</label>
 <button type="submit">Save</button>
 </form>
 <p><button type="button" id="send">Send test</button></p>
 <script>
-var saved = {saved};
+var saved = [{saved}];
 document.getElementById('send').addEventListener('click', function () {{
   document.title = 'Sent to ' + saved[0].channelName;
 }});
-</script>"#
+</script>"#,
+            email = ticked(email),
+            sms = ticked(sms),
+            saved = saved.join(","),
         ),
     )
 }
@@ -1231,8 +1235,8 @@ async fn prefs_save(
     axum::Extension(prefs): axum::Extension<Prefs>,
     Form(fields): Form<Vec<(String, String)>>,
 ) -> Redirect {
-    let email = fields.iter().any(|(k, v)| k == "email" && v == "on");
-    prefs.0.store(email, Ordering::SeqCst);
+    let on = |name: &str| fields.iter().any(|(k, v)| k == name && v == "on");
+    *prefs.0.lock().unwrap_or_else(|e| e.into_inner()) = (on("email"), on("sms"));
     Redirect::to("/t/prefs")
 }
 
