@@ -102,6 +102,17 @@ async fn explore_seed(
     max_actions: &str,
     extra: &[&str],
 ) -> (RunRecord, String) {
+    let (_, record, log) = explore_seed_kept(url, seed, max_actions, extra).await;
+    (record, log)
+}
+
+/// As [`explore_seed`], also giving the run's directory, for `curio replay`.
+async fn explore_seed_kept(
+    url: &str,
+    seed: &str,
+    max_actions: &str,
+    extra: &[&str],
+) -> (tempfile::TempDir, RunRecord, String) {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().to_str().unwrap();
     let mut args = vec![
@@ -116,7 +127,8 @@ async fn explore_seed(
     ];
     args.extend_from_slice(extra);
     let (_, stdout, err) = run(&args).await;
-    (record_in(&out), format!("{stdout}\n{err}"))
+    let record = record_in(&out);
+    (out, record, format!("{stdout}\n{err}"))
 }
 
 /// Posts `body` as a form to `url` (an `http://host:port/path` of the testbed): the
@@ -386,23 +398,11 @@ async fn under_a_new_setting_the_sections_not_seen_under_it_come_first() {
 async fn a_replay_sets_boxes_as_the_trace_left_them_rather_than_toggling() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/prefs");
-    let out = tempfile::tempdir().unwrap();
+    let (out, record, log) = explore_seed_kept(&url, "2", "30", &[]).await;
     let dir = out.path().to_str().unwrap();
-    let args = [
-        "explore",
-        &url,
-        "--out",
-        dir,
-        "--max-actions",
-        "30",
-        "--seed",
-        "2",
-    ];
-    let (_, stdout, err) = run(&args).await;
-    let record = record_in(&out);
     let thrown = finding(&record, "reading 'channelName'");
     let trace = &thrown.trace;
-    assert_eq!(thrown.reproduced, Some(true), "{trace:?}\n{stdout}\n{err}");
+    assert_eq!(thrown.reproduced, Some(true), "{trace:?}\n{log}");
     assert!(
         trace.iter().any(|s| s.kind == StepKind::Check
             && s.locator.contains("Email")

@@ -1134,13 +1134,20 @@ fn desk_status(query: &[(String, String)]) -> &'static str {
 }
 
 fn desk_page(title: &str, body: &str) -> Html<String> {
-    let links: String = DESK_SECTIONS
+    sections_page(title, body, ("/t/desk", "Project"), &DESK_SECTIONS)
+}
+
+/// A page under `home` (its address and link text) with a navigation to `home` and to
+/// each of its `sections` (`home/section`), then `body`.
+fn sections_page(title: &str, body: &str, home: (&str, &str), sections: &[&str]) -> Html<String> {
+    let (base, name) = home;
+    let links: String = sections
         .iter()
-        .map(|s| format!(r#"<li><a href="/t/desk/{s}">{s}</a></li>"#))
+        .map(|s| format!(r#"<li><a href="{base}/{s}">{s}</a></li>"#))
         .collect();
     page(
         title,
-        &format!(r#"<nav><ul><li><a href="/t/desk">Project</a></li>{links}</ul></nav>{body}"#),
+        &format!(r#"<nav><ul><li><a href="{base}">{name}</a></li>{links}</ul></nav>{body}"#),
     )
 }
 
@@ -1263,14 +1270,7 @@ zone.addEventListener('change', function () { localStorage.setItem('tb-zone', zo
 }
 
 fn zones_page(title: &str, body: &str) -> Html<String> {
-    let links: String = ZONE_SECTIONS
-        .iter()
-        .map(|s| format!(r#"<li><a href="/t/zones/{s}">{s}</a></li>"#))
-        .collect();
-    page(
-        title,
-        &format!(r#"<nav><ul><li><a href="/t/zones">Settings</a></li>{links}</ul></nav>{body}"#),
-    )
+    sections_page(title, body, ("/t/zones", "Settings"), &ZONE_SECTIONS)
 }
 
 async fn zones_section(Path(section): Path<String>) -> Response {
