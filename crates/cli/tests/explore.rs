@@ -390,6 +390,27 @@ async fn under_a_new_setting_the_sections_not_seen_under_it_come_first() {
     testbed.shutdown().await;
 }
 
+/// /t/shelf: a filter kept for the browser tab and a board among eleven links found on
+/// every page of the app; "Archived" in the filters, then the board, throws. Leaning to
+/// the page's own tabs, toggle and filter over the navigation gets there within 30
+/// moves; without, the moves go to the sections.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_s_own_controls_come_before_the_navigation() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/shelf");
+    let thrown = |record: &RunRecord| {
+        record
+            .findings
+            .iter()
+            .any(|f| f.message.contains("reading 'dataset'"))
+    };
+    let (with, log) = explore_seed(&url, "3", "30", &[]).await;
+    assert!(thrown(&with), "{log}");
+    let (without, log) = explore_seed(&url, "3", "30", &["--disable", "local-first"]).await;
+    assert!(!thrown(&without), "{log}");
+    testbed.shutdown().await;
+}
+
 /// "Send test" throws while the server has no channel saved. The finding's trace
 /// unticks the boxes and saves, and its replay leaves every box of the form unticked
 /// whatever the app shows by then: a toggle would tick a box saved unticked, and a

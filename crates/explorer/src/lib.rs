@@ -344,6 +344,20 @@ impl Learner {
     /// which [`Learner::observe`] maximises over and [`LearnerConfig::plan_to_untried`]
     /// looks for untried actions in.
     pub fn choose(&mut self, state: StateId, actions: &[String]) -> Option<usize> {
+        self.choose_weighted(state, actions, &[])
+    }
+
+    /// [`Learner::choose`] with a prior over the actions: `weights[i]` (> 0; missing
+    /// ones count as 1) multiplies action `i`'s softmax weight, so the choice is
+    /// `argmax_a (Q(s,a)/tau + ln w_a + g_a)`, which picks `a` with probability
+    /// proportional to `w_a * exp(Q(s,a)/tau)`. Greedy choice (`tau <= 0`) ignores the
+    /// weights. The same RNG draws as [`Learner::choose`].
+    pub fn choose_weighted(
+        &mut self,
+        state: StateId,
+        actions: &[String],
+        weights: &[f64],
+    ) -> Option<usize> {
         let node = self.node(state);
         let mut available = std::mem::take(&mut self.states[node as usize].available);
         available.clear();
@@ -363,7 +377,12 @@ impl Learner {
                 .map_or_else(|| self.untried_q(data.group, a), |t| t.q);
             let g = gumbel(&mut self.rng);
             // Softmax: score Q/tau + g. Greedy (tau <= 0 or NaN): Q, ties by g.
-            let (primary, secondary) = if soft { (q / tau + g, 0.0) } else { (q, g) };
+            let prior = weights.get(i).map_or(0.0, |w| w.ln());
+            let (primary, secondary) = if soft {
+                (q / tau + prior + g, 0.0)
+            } else {
+                (q, g)
+            };
             let primary = if primary.is_nan() {
                 f64::NEG_INFINITY
             } else {

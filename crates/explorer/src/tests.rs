@@ -176,6 +176,30 @@ fn gumbel_choice_follows_softmax() {
 }
 
 #[test]
+fn prior_weights_multiply_the_softmax() {
+    // hi is worth 1 more than lo; a weight of 1/e on hi cancels that gap exactly.
+    let mut l = hi_lo(1.0, 44);
+    let actions = keys(&["hi", "lo"]);
+    let e = std::f64::consts::E;
+    let draws = 20_000;
+    let first = (0..draws)
+        .filter(|_| l.choose_weighted(0, &actions, &[1.0 / e, 1.0]) == Some(0))
+        .count();
+    let p = first as f64 / f64::from(draws);
+    assert!((p - 0.5).abs() < 0.0125, "p = {p}, expected 0.5");
+    // Weights left out count as 1: the plain softmax.
+    let first = (0..draws)
+        .filter(|_| l.choose_weighted(0, &actions, &[]) == Some(0))
+        .count();
+    let p = first as f64 / f64::from(draws);
+    let expected = e / (e + 1.0);
+    assert!(
+        (p - expected).abs() < 0.0125,
+        "p = {p}, expected {expected}"
+    );
+}
+
+#[test]
 fn temperature_extremes() {
     let actions = keys(&["lo", "hi"]);
     // tau <= 0 or NaN: greedy.

@@ -191,6 +191,10 @@ pub struct HeuristicFiller {
     /// of fills rotate on their own: a status picked on its own and never saved is still
     /// to be sent.
     sent: HashMap<(String, String), u32>,
+    /// How often each (field, typed text) was sent in a valid fill, so that realistic
+    /// text is not sent twice: a key, a username or a title the app stored once is often
+    /// refused as taken the second time.
+    typed: HashMap<(String, String), u32>,
     /// How often each form (by key) was submitted with a valid fill.
     submissions: HashMap<String, u32>,
     /// How often each pair of choices ((field, value), (field, value), in order) was
@@ -212,6 +216,7 @@ impl HeuristicFiller {
             today: days_from_civil(y, m, d),
             uses: HashMap::new(),
             sent: HashMap::new(),
+            typed: HashMap::new(),
             submissions: HashMap::new(),
             pairs: HashMap::new(),
         }
@@ -227,6 +232,13 @@ impl HeuristicFiller {
     fn sent_of(&self, field: &Field, value: &str) -> u32 {
         self.sent
             .get(&(field_identity(field), value.to_string()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn typed_of(&self, field: &Field, text: &str) -> u32 {
+        self.typed
+            .get(&(field_identity(field), text.to_string()))
             .copied()
             .unwrap_or(0)
     }
@@ -386,7 +398,18 @@ impl FormFiller for HeuristicFiller {
             *self.pairs.entry(key).or_insert(0) += 1;
         }
         match fill.broken {
-            None => *self.submissions.entry(form.key.0.clone()).or_insert(0) += 1,
+            None => {
+                *self.submissions.entry(form.key.0.clone()).or_insert(0) += 1;
+                for f in &fill.values {
+                    if let (Some(field), FieldValue::Text(text)) =
+                        (form.fields.get(f.field), &f.value)
+                        && !text.is_empty()
+                    {
+                        let key = (field_identity(field), text.clone());
+                        *self.typed.entry(key).or_insert(0) += 1;
+                    }
+                }
+            }
             Some(b) => {
                 if let Some(field) = form.fields.get(b) {
                     let key = (field_identity(field), broken_key(fill.variant));
@@ -424,6 +447,39 @@ impl FormFiller for HeuristicFiller {
             _ => false,
         }
     }
+}
+
+/// Variants of a sent text tried for one not sent yet.
+const MAX_VARIANTS: u32 = 64;
+
+/// The `n`-th variant (`n` ≥ 1) of `text`, of the same length and kinds of characters:
+/// its last letters (before an `@`, so an email keeps its domain) moved on through the
+/// alphabet, the last one by `n`, the one before by `n / 26`, and so on. `None` for a
+/// text without letters there (a number is left as it is).
+pub(crate) fn vary(text: &str, n: u32) -> Option<String> {
+    let local = text.split('@').next().unwrap_or(text);
+    let mut chars: Vec<char> = text.chars().collect();
+    let letters: Vec<usize> = local
+        .chars()
+        .enumerate()
+        .filter(|(_, c)| c.is_ascii_alphabetic())
+        .map(|(i, _)| i)
+        .collect();
+    if letters.is_empty() {
+        return None;
+    }
+    let mut k = n;
+    for &i in letters.iter().rev() {
+        if k == 0 {
+            break;
+        }
+        let c = chars[i];
+        let base = if c.is_ascii_lowercase() { b'a' } else { b'A' };
+        let shift = u8::try_from(k % 26).unwrap_or(0);
+        chars[i] = char::from((c as u8 - base + shift) % 26 + base);
+        k /= 26;
+    }
+    Some(chars.into_iter().collect())
 }
 
 /// The key a bad value is counted under, apart from the choices of the same field.
@@ -860,17 +916,41 @@ impl Filling<'_> {
         {
             return generated;
         }
+        // Realistic values the field takes as they are, then cut to fit; one not sent
+        // in a valid fill yet first, else a variant of the first that was not.
         let candidates = self.persona.candidates(slot.sem, rng);
-        if let Some(v) = candidates.iter().find(|c| accepts(field, c)) {
-            let ordinal = self.parse_ordinal(pos, v);
-            return Generated::text(v.clone(), ordinal);
-        }
-        if let Some(v) = candidates
+        let fitting: Vec<(String, bool)> = candidates
             .iter()
-            .map(|c| fit(field, slot.sem, c))
-            .find(|c| accepts(field, c))
-        {
-            return Generated::text(v, None);
+            .filter(|c| accepts(field, c))
+            .map(|c| (c.clone(), true))
+            .chain(
+                candidates
+                    .iter()
+                    .map(|c| fit(field, slot.sem, c))
+                    .filter(|c| accepts(field, c))
+                    .map(|c| (c, false)),
+            )
+            .collect();
+        let unsent = |text: &str| self.filler.typed_of(field, text) == 0;
+        let chosen = fitting
+            .iter()
+            .find(|(c, _)| unsent(c))
+            .cloned()
+            .or_else(|| {
+                let (first, whole) = fitting.first()?;
+                (1..=MAX_VARIANTS)
+                    .filter_map(|n| vary(first, n))
+                    .find(|v| accepts(field, v) && unsent(v))
+                    .map(|v| (v, *whole))
+                    .or_else(|| Some((first.clone(), *whole)))
+            });
+        if let Some((v, whole)) = chosen {
+            let ordinal = if whole {
+                self.parse_ordinal(pos, &v)
+            } else {
+                None
+            };
+            return Generated::text(v, ordinal);
         }
         if !slot.scalar_first
             && let Some(generated) = self.scalar_value(pos, rng)

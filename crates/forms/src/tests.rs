@@ -5,6 +5,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::constraints::accepts;
+use crate::filler::vary;
 use crate::scalar::{Scale, days_from_civil};
 use crate::{
     Dictionary, FieldValue, FormFill, FormFiller, HeuristicFiller, RangeRole, Semantic, Variant,
@@ -1390,4 +1391,50 @@ fn invalid_fills_break_each_field_in_turn_under_every_choice() {
         vec!["order", "other", "product", "returns"],
         "{broken:?}"
     );
+}
+
+#[test]
+fn typed_text_sent_in_a_valid_fill_is_not_sent_again() {
+    // A project key: short text, nothing in its label says what it means, so every
+    // guess is the one short text; an app that stores it refuses it the next time.
+    let key = input("text")
+        .label("Key")
+        .name("key")
+        .required()
+        .maxlength(6);
+    let f = form(vec![key.clone()]);
+    let mut filler = filler();
+    let mut sent = Vec::new();
+    for seed in 0..5 {
+        let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&f, &fill);
+        let text = fill.value_of(0).expect("a key").as_string();
+        assert!(accepts(&key, &text), "{text:?} fits the field");
+        assert!(!sent.contains(&text), "{text:?} sent twice: {sent:?}");
+        sent.push(text);
+    }
+    // A refused fill stores nothing: its text may come again.
+    let bad = fill(&mut filler, &f, Variant::Valid, 9).expect("a fill");
+    let mut refused = bad.clone();
+    refused.broken = Some(0);
+    filler.submitted(&f, &refused);
+    let again = fill(&mut filler, &f, Variant::Valid, 9).expect("a fill");
+    assert_eq!(bad.value_of(0), again.value_of(0));
+}
+
+#[test]
+fn variants_keep_the_length_and_kinds_of_characters() {
+    assert_eq!(vary("Green", 1).as_deref(), Some("Greeo"));
+    assert_eq!(vary("Green", 27).as_deref(), Some("Grefo"));
+    assert_eq!(vary("AZ-9", 1).as_deref(), Some("AA-9"));
+    // An email keeps its domain.
+    assert_eq!(
+        vary("kim@example.net", 2).as_deref(),
+        Some("kio@example.net")
+    );
+    assert_eq!(vary("1500", 1), None);
+    let all: std::collections::HashSet<String> =
+        (1..=100).filter_map(|n| vary("team", n)).collect();
+    assert_eq!(all.len(), 100);
+    assert!(!all.contains("team"));
 }

@@ -127,10 +127,16 @@ pub struct Features {
     /// what breaks another (a report under a timezone it has no offset for, billing
     /// while a timer runs), and there is one such tour per setting, not one per page.
     pub setting_tours: bool,
+    /// The learner's choice leans to what is particular to the page (its tabs, buttons,
+    /// forms, filters) over the navigation found on every kind of page: each navigation
+    /// action weighs a quarter of a page's own in the softmax. Where everything is
+    /// equally new, a page's 23 navigation links would otherwise take most moves, and a
+    /// form or a tab deep in the app is met often but rarely used.
+    pub local_first: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 16] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -146,6 +152,7 @@ impl Features {
         "follow-reveals",
         "form-buttons",
         "setting-tours",
+        "local-first",
     ];
 
     pub fn all() -> Features {
@@ -165,6 +172,7 @@ impl Features {
             follow_reveals: true,
             form_buttons: true,
             setting_tours: true,
+            local_first: true,
         }
     }
 
@@ -185,6 +193,7 @@ impl Features {
             follow_reveals: false,
             form_buttons: false,
             setting_tours: false,
+            local_first: false,
         }
     }
 
@@ -206,6 +215,7 @@ impl Features {
             "follow-reveals" => &mut self.follow_reveals,
             "form-buttons" => &mut self.form_buttons,
             "setting-tours" => &mut self.setting_tours,
+            "local-first" => &mut self.local_first,
             _ => return false,
         };
         *slot = on;

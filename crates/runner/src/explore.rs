@@ -29,13 +29,17 @@ use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{
     Candidate, ChangeSource, Move, candidates, change_label, form_spread_key, local_candidates,
-    note_used, page_kind, plan_move, random_index, revealed_candidates, submits, tour_candidates,
-    url_path,
+    local_weights, note_used, page_kind, plan_move, random_index, revealed_candidates, submits,
+    tour_candidates, url_path,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
 /// filled by the filler alone.
 const MAX_FORM_SESSIONS: usize = 24;
+
+/// How many more sessions a form gets in a run when the values it accepted are
+/// refused later.
+const MAX_RESESSIONS: u32 = 3;
 
 /// With `change-contexts`: the changes a state remembers (the latest ones), and for how
 /// many moves after it a change is remembered. Four moves reach an archived project's
@@ -55,6 +59,16 @@ const MAX_REVEAL_STEPS: usize = 6;
 
 /// Consecutive browser failures (not app failures) after which a run gives up.
 const MAX_CONSECUTIVE_FAILURES: u32 = 8;
+
+/// Whether an action (or form) key, by the kinds of page it was offered on (`spread`),
+/// is navigation: offered on at least [`NAVIGATION_SPREAD`] kinds.
+fn navigation(spread: &HashMap<String, Vec<String>>) -> impl Fn(&str) -> bool + '_ {
+    |key: &str| {
+        spread
+            .get(key)
+            .is_some_and(|k| k.len() >= NAVIGATION_SPREAD)
+    }
+}
 
 /// How often the run's progress (states, findings, coverage) is recorded and reported.
 const PROGRESS_EVERY: Duration = Duration::from_secs(5);
@@ -192,6 +206,7 @@ pub async fn explore(
         states: StateTable::new(StateTableConfig::default()),
         storage: StorageAbstraction::default(),
         changes: VecDeque::new(),
+        since_change: HashSet::new(),
         stored: None,
         change_source: None,
         revealed: BTreeSet::new(),
@@ -202,7 +217,7 @@ pub async fn explore(
         toured: HashSet::new(),
         since_load: Vec::new(),
         solved_at: HashMap::new(),
-        resolved: HashSet::new(),
+        resolved: HashMap::new(),
         groups: HashMap::new(),
         start_state: None,
         current: None,
@@ -327,6 +342,9 @@ struct Explorer {
     /// The episode's latest changes (`change-contexts`), with the episode move that made
     /// each, oldest first.
     changes: VecDeque<(String, u32)>,
+    /// The moves (candidate keys) taken since the latest change (`local-after-change`):
+    /// each of the page's own actions once before any again.
+    since_change: HashSet<String>,
     /// What the tab stored when last looked at in this episode (`storage-states`): a
     /// different fingerprint is a change too.
     stored: Option<String>,
@@ -354,8 +372,9 @@ struct Explorer {
     /// The URL of the page shown, when it is the answer to a form posted from the
     /// page before it (a form shown again with its messages).
     post_answer: Option<String>,
-    /// Forms whose accepted values were refused later, and got a second session.
-    resolved: HashSet<String>,
+    /// Forms whose accepted values were refused later, and how many sessions more they
+    /// got (at most [`MAX_RESESSIONS`]).
+    resolved: HashMap<String, u32>,
     /// Novelty group of each stored setting (`storage-states`), with or without a
     /// change just made (`change-contexts`), from 1; 0 is neither.
     groups: HashMap<String, u32>,
@@ -482,14 +501,15 @@ impl Explorer {
             && !self.changes.is_empty()
             && self.plan.is_empty()
         {
-            let spread = &self.spread;
-            let navigation = |key: &str| {
-                spread
-                    .get(key)
-                    .is_some_and(|k| k.len() >= NAVIGATION_SPREAD)
-            };
+            let navigation = navigation(&self.spread);
             let source = self.change_source.as_ref();
             candidates = local_candidates(&current.page, candidates, navigation, source);
+            // One of each before any again: the toggle that opened a panel does not
+            // take the moves a tab next to it needs.
+            let taken = &self.since_change;
+            if candidates.iter().any(|c| !taken.contains(&c.key)) {
+                candidates.retain(|c| !taken.contains(&c.key));
+            }
         }
         let revealed = std::mem::take(&mut self.revealed);
         if !revealed.is_empty() && self.plan.is_empty() {
@@ -499,12 +519,7 @@ impl Explorer {
             && self.plan.is_empty()
             && !self.settings.is_empty()
         {
-            let spread = &self.spread;
-            let navigation = |key: &str| {
-                spread
-                    .get(key)
-                    .is_some_and(|k| k.len() >= NAVIGATION_SPREAD)
-            };
+            let navigation = navigation(&self.spread);
             let (settings, toured) = (&self.settings, &self.toured);
             let unseen = |kind: &str| {
                 settings
@@ -518,6 +533,9 @@ impl Explorer {
             return Ok(());
         };
         let candidate = &candidates[index];
+        if !self.changes.is_empty() {
+            self.since_change.insert(candidate.key.clone());
+        }
         let mut filler = SolvedFiller {
             inner: &mut self.filler,
             solved: &self.solved,
@@ -648,12 +666,15 @@ impl Explorer {
         }
         if let Some(signature) = refused(&current.page, candidate, &next.page) {
             // A refusal changed nothing; and values the form accepted once no longer
-            // pass (a rule that moved with the app's data): its session runs again,
-            // once, the next time the form is met.
+            // pass (a rule that moved with the app's data: seats at least the team's
+            // members, who were invited since): its session runs again the next time
+            // the form is met, a few times in a run.
             if self.tracks_changes() {
                 self.changes.pop_back();
             }
-            if self.resolved.insert(signature.clone()) {
+            let again = self.resolved.entry(signature.clone()).or_insert(0);
+            if *again < MAX_RESESSIONS && self.solved.contains_key(&signature) {
+                *again += 1;
                 self.solved.remove(&signature);
             }
         }
@@ -716,6 +737,11 @@ impl Explorer {
         let keys: Vec<String> = candidates.iter().map(|c| c.key.clone()).collect();
         let chosen = match self.config.strategy {
             StrategyKind::Random => random_index(candidates, &mut self.rng),
+            _ if self.config.features.local_first => {
+                let navigation = navigation(&self.spread);
+                let weights = local_weights(&current.page, candidates, navigation);
+                self.learner.choose_weighted(current.state, &keys, &weights)
+            }
             _ => self.learner.choose(current.state, &keys),
         };
         if let Some((state, next)) = self.plan.pop_front() {
@@ -747,6 +773,7 @@ impl Explorer {
     /// Remembers `change`, made by the latest move, keeping the latest
     /// [`CONTEXT_CHANGES`].
     fn remember_change(&mut self, change: String) {
+        self.since_change.clear();
         self.changes.retain(|(c, _)| *c != change);
         self.changes.push_back((change, self.episode_moves));
         while self.changes.len() > CONTEXT_CHANGES {
@@ -949,6 +976,7 @@ impl Explorer {
         self.since_load.clear();
         self.current = None;
         self.changes.clear();
+        self.since_change.clear();
         self.stored = None;
         self.post_answer = None;
         self.change_source = None;

@@ -16,6 +16,8 @@ use curio_forms::prompt::{
     feedback_prompt, proposals, value_from_answer, value_grammar, value_prompt,
 };
 use curio_forms::session::{FormReport, FormSession, Purpose, SessionConfig};
+
+use crate::solved::Accepted;
 use curio_forms::testing::{FieldState, Observation, field_refs};
 use curio_forms::{
     ConstraintSolver, Dictionary, Ferg, FieldValue, HeuristicFiller, LexicalEmbedder, TextEmbedder,
@@ -634,19 +636,42 @@ pub(crate) async fn solve_form(
             .any(|m| matches!(m.channel, Channel::Http(status) if status >= 500))
             && s.messages.iter().all(|m| m.field.is_none())
     };
-    let accepted = report
+    let values = report
         .fss
         .iter()
         .find(|s| s.outcome == curio_forms::feedback::Outcome::Success)
         .or_else(|| report.fss.iter().find(|s| crashed(s)))
         .map(|s| s.values.clone());
+    let accepted = values.map(|values| Accepted {
+        needed: needed_fields(&report.fss, &values),
+        values,
+    });
     Ok(FormSolved { accepted, failing })
+}
+
+/// Per field of a form, whether the form asked for its `accepted` value: a message of
+/// the session was about the field, or the value is not the session's first guess (a
+/// message about the whole form, or placed by the wrong field, made the session change
+/// it).
+fn needed_fields(fss: &[curio_forms::session::Fss], accepted: &[FieldValue]) -> Vec<bool> {
+    let first = fss.first().map(|s| s.values.as_slice()).unwrap_or_default();
+    let mut needed: Vec<bool> = accepted
+        .iter()
+        .enumerate()
+        .map(|(i, v)| first.get(i) != Some(v))
+        .collect();
+    for m in fss.iter().flat_map(|s| &s.messages) {
+        if let Some(slot) = m.field.and_then(|f| needed.get_mut(f)) {
+            *slot = true;
+        }
+    }
+    needed
 }
 
 /// What a form session of `explore` brings back.
 pub(crate) struct FormSolved {
     /// Values the form accepted (or let through to a server error).
-    pub(crate) accepted: Option<Vec<FieldValue>>,
+    pub(crate) accepted: Option<Accepted>,
     /// The submissions that provoked failures of the app, each as its steps from the
     /// page's load with what each step observed: findings like any other.
     pub(crate) failing: Vec<Vec<(Step, Outcome)>>,

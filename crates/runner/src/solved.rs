@@ -15,12 +15,24 @@ pub(crate) fn form_signature(form: &Form) -> String {
     format!("{}|{}", form.key.0, field_refs(form).join(","))
 }
 
+/// What a form accepted in its session.
+#[derive(Debug, Clone)]
+pub(crate) struct Accepted {
+    /// A value per field of the form.
+    pub(crate) values: Vec<FieldValue>,
+    /// Per field, whether the form asked for its value (its messages were about the
+    /// field); the filler's own guess did for the others.
+    pub(crate) needed: Vec<bool>,
+}
+
 /// Accepted values per form signature; `None` for forms whose session found none.
-pub(crate) type Solved = HashMap<String, Option<Vec<FieldValue>>>;
+pub(crate) type Solved = HashMap<String, Option<Accepted>>;
 
 /// A [`FormFiller`] that answers with the accepted values of a form where there are
-/// some: typed text and the boxes it had to tick; choices still come from the inner
-/// filler, so that they keep rotating.
+/// some: the typed text the form asked for and the boxes it had to tick. Choices still
+/// come from the inner filler, so that they keep rotating, and so does text the filler's
+/// own guess got through: the session sent it once already, and a key, a name or an
+/// address an app stored is often refused as taken the next time.
 pub(crate) struct SolvedFiller<'a> {
     pub(crate) inner: &'a mut dyn FormFiller,
     pub(crate) solved: &'a Solved,
@@ -32,15 +44,16 @@ impl FormFiller for SolvedFiller<'_> {
         let Some(Some(accepted)) = self.solved.get(&form_signature(form)) else {
             return Some(fill);
         };
-        if variant != Variant::Valid || accepted.len() != form.fields.len() {
+        if variant != Variant::Valid || accepted.values.len() != form.fields.len() {
             return Some(fill);
         }
-        for (i, value) in accepted.iter().enumerate() {
+        for (i, value) in accepted.values.iter().enumerate() {
             // A box the session had to tick stays ticked; boxes ticked from the start
             // rotate with the choices (all cleared is a classic gap).
             let ticked = |i: usize| form.fields.get(i).is_some_and(|f| f.checked);
             let wanted = match value {
-                FieldValue::Text(_) => value.clone(),
+                FieldValue::Text(_) if accepted.needed.get(i) == Some(&true) => value.clone(),
+                FieldValue::Text(_) => continue,
                 FieldValue::Check(true) if !ticked(i) => value.clone(),
                 _ => continue,
             };
@@ -106,7 +119,7 @@ mod tests {
     }
 
     #[test]
-    fn accepted_text_and_ticks_replace_guesses_in_valid_fills_only() {
+    fn the_text_a_form_asked_for_and_ticks_replace_guesses_in_valid_fills_only() {
         let form = Form {
             id: FormId(0),
             key: ElementKey("form|book".into()),
@@ -116,14 +129,25 @@ mod tests {
             action: None,
             method: None,
             title: None,
-            fields: vec![field("seats", "number"), field("terms", "checkbox")],
+            fields: vec![
+                field("seats", "number"),
+                field("terms", "checkbox"),
+                field("project", "text"),
+            ],
             submit: None,
         };
         let mut inner = HeuristicFiller::new(Dictionary::default(), (2026, 12, 4));
         let mut solved = Solved::new();
         solved.insert(
             form_signature(&form),
-            Some(vec![FieldValue::Text("5".into()), FieldValue::Check(true)]),
+            Some(Accepted {
+                values: vec![
+                    FieldValue::Text("5".into()),
+                    FieldValue::Check(true),
+                    FieldValue::Text("Accepted 7".into()),
+                ],
+                needed: vec![true, true, false],
+            }),
         );
         let mut filler = SolvedFiller {
             inner: &mut inner,
@@ -133,6 +157,16 @@ mod tests {
         let fill = filler.fill(&form, Variant::Valid, &mut rng).unwrap();
         assert_eq!(fill.value_of(0), Some(&FieldValue::Text("5".into())));
         assert_eq!(fill.value_of(1), Some(&FieldValue::Check(true)));
+        // Text the form did not ask for is the filler's own, as the form would get it
+        // without a session.
+        let mut plain = HeuristicFiller::new(Dictionary::default(), (2026, 12, 4));
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let guess = plain.fill(&form, Variant::Valid, &mut rng).unwrap();
+        assert_eq!(fill.value_of(2), guess.value_of(2));
+        assert_ne!(
+            fill.value_of(2),
+            Some(&FieldValue::Text("Accepted 7".into()))
+        );
         // An invalid variant keeps its broken value.
         for seed in 0..10 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -93,6 +93,8 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/desk/edit", get(desk_edit).post(desk_save))
         .route("/t/desk/export", get(desk_export))
         .route("/t/desk/{section}", get(desk_section))
+        .route("/t/shelf", get(shelf))
+        .route("/t/shelf/{section}", get(shelf_section))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .layer(axum::Extension(Prefs::default()))
         .with_state(stop)
@@ -114,7 +116,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 42] = [
+const PAGES: [&str; 43] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -157,6 +159,7 @@ const PAGES: [&str; 42] = [
     "/t/channels",
     "/t/zones",
     "/t/prefs",
+    "/t/shelf",
 ];
 
 async fn index() -> Html<String> {
@@ -1296,6 +1299,60 @@ document.getElementById('zone-name').textContent = zones[localStorage.getItem('t
         ""
     };
     zones_page(&section, &format!("{panels}{script}")).into_response()
+}
+
+/// The sections of `/t/shelf`, each linked from every page of it.
+const SHELF_SECTIONS: [&str; 10] = [
+    "books", "films", "music", "games", "maps", "photos", "letters", "stamps", "coins", "toys",
+];
+
+/// A list with a filter kept for the browser tab (`sessionStorage`) and a board tab
+/// among ten sections: the board highlights the filtered status's column, and there is
+/// no column for archived items, so choosing "Archived" in the filters and then opening
+/// the board throws. Three controls of the page's own among eleven links found on every
+/// page of it.
+async fn shelf() -> Html<String> {
+    shelf_page(
+        "Shelf",
+        r#"<div role="tablist"><button type="button" role="tab" id="tab-list" aria-selected="true">List</button><button type="button" role="tab" id="tab-board" aria-selected="false">Board</button></div>
+<p><button type="button" id="filters-toggle" aria-expanded="false">Filters</button></p>
+<div id="filters" hidden><label for="shelf-status">Status</label>
+<select id="shelf-status"><option value="all">All</option><option value="open">Open</option><option value="done">Done</option><option value="archived">Archived</option></select></div>
+<section id="panel-list"><ul><li data-status="open">Sort the attic</li><li data-status="done">Label the boxes</li><li data-status="archived">Old catalogue</li></ul></section>
+<section id="panel-board" hidden><div id="col-open">Open</div><div id="col-done">Done</div></section>
+<script>
+var shelfStatus = document.getElementById('shelf-status');
+shelfStatus.value = sessionStorage.getItem('tb-shelf-status') || 'all';
+shelfStatus.addEventListener('change', function () { sessionStorage.setItem('tb-shelf-status', shelfStatus.value); });
+document.getElementById('filters-toggle').addEventListener('click', function () {
+  var panel = document.getElementById('filters');
+  panel.hidden = !panel.hidden;
+  this.setAttribute('aria-expanded', String(!panel.hidden));
+});
+function show(board) {
+  document.getElementById('panel-list').hidden = board;
+  document.getElementById('panel-board').hidden = !board;
+  document.getElementById('tab-list').setAttribute('aria-selected', String(!board));
+  document.getElementById('tab-board').setAttribute('aria-selected', String(board));
+  if (board && shelfStatus.value !== 'all') {
+    document.getElementById('col-' + shelfStatus.value).dataset.highlight = 'yes';
+  }
+}
+document.getElementById('tab-list').addEventListener('click', function () { show(false); });
+document.getElementById('tab-board').addEventListener('click', function () { show(true); });
+</script>"#,
+    )
+}
+
+fn shelf_page(title: &str, body: &str) -> Html<String> {
+    sections_page(title, body, ("/t/shelf", "Shelf"), &SHELF_SECTIONS)
+}
+
+async fn shelf_section(Path(section): Path<String>) -> Response {
+    if !SHELF_SECTIONS.contains(&section.as_str()) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    shelf_page(&section, "<p>Nothing on this shelf yet.</p>").into_response()
 }
 
 #[cfg(test)]
