@@ -50,6 +50,71 @@ pub(crate) struct Journal {
     pub url: String,
     /// Last time a request started or ended.
     pub network_changed: Option<Instant>,
+    /// The method of each request whose start was folded in (the latest
+    /// [`MAX_REMEMBERED`] or so).
+    methods: HashMap<String, String>,
+    /// Answers and ends of requests whose start was not folded in yet: each kind of
+    /// event comes in a stream of its own, and under load an answer can be read before
+    /// the request it answers. They are folded in when the request's start is.
+    early: HashMap<String, Early>,
+}
+
+/// What came for a request before its start did.
+#[derive(Debug, Default)]
+struct Early {
+    response: Option<Arc<EventResponseReceived>>,
+    finished: bool,
+}
+
+/// Requests whose early events a journal keeps at most; past it they are dropped.
+const MAX_EARLY: usize = 256;
+
+/// Requests whose method a journal remembers at most; past it it starts again.
+const MAX_REMEMBERED: usize = 8192;
+
+impl Journal {
+    /// Folds in the answer `e` to a request sent with `method`: a response, and an
+    /// observation when its status is an error.
+    fn response(&mut self, e: &EventResponseReceived, method: String, scope: &Scope) {
+        let r = &e.response;
+        let status = r.status.clamp(0, u16::MAX as i64) as u16;
+        let in_scope = scope.contains(&r.url);
+        self.responses.push(Response {
+            url: r.url.clone(),
+            method: method.clone(),
+            status,
+            resource_type: resource_type(&e.r#type),
+            in_scope,
+        });
+        let kind = match status {
+            400..=499 => ObservationKind::HttpClientError,
+            500..=599 => ObservationKind::HttpServerError,
+            _ => return,
+        };
+        let text = if r.status_text.is_empty() {
+            format!("HTTP {status}")
+        } else {
+            format!("HTTP {status} {}", r.status_text)
+        };
+        self.observations.push(Observation {
+            step: 0,
+            kind,
+            message: format!("{text} for {method} {}", path_of(&r.url)),
+            url: r.url.clone(),
+            source: None,
+            status: Some(status),
+            method: Some(method),
+            in_scope,
+        });
+    }
+
+    /// The early events of request `id`, kept until its start comes.
+    fn early_entry(&mut self, id: &str) -> &mut Early {
+        if self.early.len() >= MAX_EARLY && !self.early.contains_key(id) {
+            self.early.clear();
+        }
+        self.early.entry(id.to_string()).or_default()
+    }
 }
 
 /// Handle on the journal of one tab.
@@ -259,53 +324,42 @@ impl Events {
                     return;
                 }
                 let now = Instant::now();
-                j.inflight
-                    .insert(id, (now, e.request.url.clone(), e.request.method.clone()));
                 j.network_changed = Some(now);
+                if j.methods.len() >= MAX_REMEMBERED {
+                    j.methods.clear();
+                }
+                j.methods.insert(id.clone(), e.request.method.clone());
+                let early = j.early.remove(&id).unwrap_or_default();
+                if let Some(response) = &early.response {
+                    j.response(response, e.request.method.clone(), scope);
+                }
+                if !early.finished {
+                    j.inflight
+                        .insert(id, (now, e.request.url.clone(), e.request.method.clone()));
+                }
             }
             Event::Response(e) => {
-                let r = &e.response;
-                let status = r.status.clamp(0, u16::MAX as i64) as u16;
-                let method = j
-                    .inflight
-                    .get(e.request_id.inner())
-                    .map(|(_, _, m)| m.clone())
-                    .unwrap_or_else(|| "GET".into());
-                let in_scope = scope.contains(&r.url);
-                j.responses.push(Response {
-                    url: r.url.clone(),
-                    method: method.clone(),
-                    status,
-                    resource_type: resource_type(&e.r#type),
-                    in_scope,
-                });
-                let kind = match status {
-                    400..=499 => ObservationKind::HttpClientError,
-                    500..=599 => ObservationKind::HttpServerError,
-                    _ => return,
-                };
-                let text = if r.status_text.is_empty() {
-                    format!("HTTP {status}")
-                } else {
-                    format!("HTTP {status} {}", r.status_text)
-                };
-                j.observations.push(Observation {
-                    step: 0,
-                    kind,
-                    message: format!("{text} for {method} {}", path_of(&r.url)),
-                    url: r.url.clone(),
-                    source: None,
-                    status: Some(status),
-                    method: Some(method),
-                    in_scope,
-                });
+                let id = e.request_id.inner();
+                match j.methods.get(id).cloned() {
+                    Some(method) => j.response(&e, method, scope),
+                    // A `data:` URL never announced its start.
+                    None if e.response.url.starts_with("data:") => {}
+                    None => j.early_entry(id).response = Some(e.clone()),
+                }
             }
             Event::Finished(e) => {
-                j.inflight.remove(e.request_id.inner());
+                let id = e.request_id.inner();
+                if j.inflight.remove(id).is_none() && !j.methods.contains_key(id) {
+                    j.early_entry(id).finished = true;
+                }
                 j.network_changed = Some(Instant::now());
             }
             Event::Failed(e) => {
-                let gone = j.inflight.remove(e.request_id.inner());
+                let id = e.request_id.inner();
+                let gone = j.inflight.remove(id);
+                if gone.is_none() && !j.methods.contains_key(id) {
+                    j.early_entry(id).finished = true;
+                }
                 j.network_changed = Some(Instant::now());
                 // Requests aborted because the page moved on are not failures.
                 if e.canceled == Some(true) || e.error_text == "net::ERR_ABORTED" {
@@ -425,5 +479,79 @@ fn path_of(url: &str) -> String {
             None => u.path().to_string(),
         },
         Err(_) => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(id: &str, method: &str) -> Event {
+        let e = serde_json::from_value(json!({
+            "requestId": id, "loaderId": "L", "documentURL": "http://127.0.0.1:1/seats",
+            "request": {
+                "url": "http://127.0.0.1:1/seats", "method": method, "headers": {},
+                "initialPriority": "VeryHigh", "referrerPolicy": "no-referrer"
+            },
+            "timestamp": 1.0, "wallTime": 1.0, "initiator": {"type": "other"},
+            "redirectHasExtraInfo": false, "type": "Document", "frameId": "F"
+        }))
+        .expect("a request");
+        Event::Request(Arc::new(e))
+    }
+
+    fn response(id: &str, status: i64) -> Event {
+        let e = serde_json::from_value(json!({
+            "requestId": id, "loaderId": "L", "timestamp": 2.0, "type": "Document",
+            "response": {
+                "url": "http://127.0.0.1:1/seats", "status": status,
+                "statusText": "Internal Server Error", "headers": {}, "mimeType": "text/html",
+                "charset": "utf-8", "connectionReused": false, "connectionId": 1.0,
+                "encodedDataLength": 10.0, "securityState": "neutral"
+            },
+            "hasExtraInfo": false, "frameId": "F"
+        }))
+        .expect("a response");
+        Event::Response(Arc::new(e))
+    }
+
+    fn finished(id: &str) -> Event {
+        let e = serde_json::from_value(json!({
+            "requestId": id, "timestamp": 3.0, "encodedDataLength": 10.0
+        }))
+        .expect("an end");
+        Event::Finished(Arc::new(e))
+    }
+
+    /// Each kind of event has a stream of its own: an answer, or an end, read before
+    /// the request's start is still the request's, with its method.
+    #[test]
+    fn an_answer_read_before_its_request_keeps_the_request_s_method() {
+        let scope = Scope::new(&"http://127.0.0.1:1/".parse().unwrap(), &[]);
+        let events = Events {
+            journal: Arc::new(Mutex::new(Journal::default())),
+        };
+        events.fold(response("1", 500), &scope);
+        events.fold(finished("1"), &scope);
+        assert!(events.lock().observations.is_empty());
+        events.fold(request("1", "POST"), &scope);
+        let j = events.lock();
+        assert_eq!(j.observations.len(), 1);
+        assert_eq!(
+            j.observations[0].message,
+            "HTTP 500 Internal Server Error for POST /seats"
+        );
+        assert_eq!(j.responses[0].method, "POST");
+        // Its end came first too: nothing is left waiting for it.
+        assert!(j.inflight.is_empty() && j.early.is_empty());
+        drop(j);
+        // In order, as before.
+        events.fold(request("2", "POST"), &scope);
+        events.fold(response("2", 500), &scope);
+        events.fold(finished("2"), &scope);
+        let j = events.lock();
+        assert_eq!(j.observations.len(), 2);
+        assert!(j.observations[1].message.ends_with("for POST /seats"));
+        assert!(j.inflight.is_empty() && j.early.is_empty());
     }
 }

@@ -61,6 +61,23 @@ const MAX_REVEAL_STEPS: usize = 6;
 /// Consecutive browser failures (not app failures) after which a run gives up.
 const MAX_CONSECUTIVE_FAILURES: u32 = 8;
 
+/// How the label of a change of what the tab stores begins (`stored tz=...`).
+const STORED_CHANGE: &str = "stored ";
+
+/// Notes the kind of `page` among those each of its actions and forms is offered on
+/// (up to [`NAVIGATION_SPREAD`] kinds).
+fn note_spread(spread: &mut HashMap<String, Vec<String>>, page: &Page) {
+    let kind = page_kind(&page.url);
+    let keys = page.actions.iter().map(|a| a.key.0.clone());
+    let forms = page.forms.iter().map(form_spread_key);
+    for key in keys.chain(forms) {
+        let kinds = spread.entry(key).or_default();
+        if kinds.len() < NAVIGATION_SPREAD && !kinds.contains(&kind) {
+            kinds.push(kind.clone());
+        }
+    }
+}
+
 /// Whether an action (or form) key, by the kinds of page it was offered on (`spread`),
 /// is navigation: offered on at least [`NAVIGATION_SPREAD`] kinds.
 fn navigation(spread: &HashMap<String, Vec<String>>) -> impl Fn(&str) -> bool + '_ {
@@ -217,6 +234,7 @@ pub async fn explore(
         settings: Vec::new(),
         toured: HashSet::new(),
         since_load: Vec::new(),
+        reach: Vec::new(),
         solved_at: HashMap::new(),
         resolved: HashMap::new(),
         groups: HashMap::new(),
@@ -319,6 +337,9 @@ struct StepContext<'a> {
     page_url: &'a str,
     /// The move's steps up to and including this one.
     move_steps: &'a [Step],
+    /// How the page the move started on was reached from the latest page the tab
+    /// loaded by a GET (see [`Explorer::reach`]); empty for an episode's `Goto`.
+    reach: &'a [Step],
 }
 
 struct Explorer {
@@ -363,6 +384,10 @@ struct Explorer {
     /// The steps taken on the page since it loaded (opening a dialog, a panel): what a
     /// form session repeats after loading the page to show the form it tests.
     since_load: Vec<Step>,
+    /// The latest page the tab loaded by a GET (as a `Goto`) and the steps taken since:
+    /// how the page now shown is reached again when it answered a POST (a review page
+    /// is reached from the form that posted to it) or shows what clicks opened.
+    reach: Vec<Step>,
     /// Where each form (by signature) was first met and the steps that showed it there:
     /// where and how its sessions load it.
     solved_at: HashMap<String, (String, Vec<Step>)>,
@@ -498,13 +523,23 @@ impl Explorer {
             &mut filler,
             &mut self.rng,
         );
+        // A setting's tour starts once the change's moves are taken, or at once when
+        // its page has nothing of its own to look at under it.
+        let mut tour_now = self.changes.is_empty();
         if self.config.features.local_after_change
             && !self.changes.is_empty()
             && self.plan.is_empty()
         {
             let navigation = navigation(&self.spread);
             let source = self.change_source.as_ref();
-            candidates = local_candidates(&current.page, candidates, navigation, source);
+            let setting = self
+                .changes
+                .back()
+                .is_some_and(|(c, _)| c.starts_with(STORED_CHANGE));
+            let local;
+            (candidates, local) =
+                local_candidates(&current.page, candidates, navigation, source, setting);
+            tour_now |= setting && !local;
             // One of each before any again: the toggle that opened a panel does not
             // take the moves a tab next to it needs.
             let taken = &self.since_change;
@@ -516,7 +551,7 @@ impl Explorer {
         if !revealed.is_empty() && self.plan.is_empty() {
             candidates = revealed_candidates(&current.page, candidates, &revealed);
         } else if self.config.features.setting_tours
-            && self.changes.is_empty()
+            && tour_now
             && self.plan.is_empty()
             && !self.settings.is_empty()
         {
@@ -550,6 +585,7 @@ impl Explorer {
         );
         let key = candidate.key.clone();
         let loaded_with = self.since_load.clone();
+        let reach = self.reach.clone();
         let mut move_steps: Vec<Step> = Vec::new();
         let mut leave = false;
         let mut crashed = false;
@@ -600,6 +636,17 @@ impl Explorer {
             } else {
                 self.since_load.push(p.step.clone());
             }
+            let loaded_by_get = outcome
+                .responses
+                .iter()
+                .rev()
+                .find(|r| r.resource_type == "Document")
+                .is_some_and(|d| !d.method.eq_ignore_ascii_case("POST"));
+            if navigated && loaded_by_get {
+                self.reach = vec![goto(&outcome.url_after)];
+            } else {
+                self.reach.push(p.step.clone());
+            }
             crashed = outcome.crashed;
             leave = !self.tab().scope().contains(&outcome.url_after)
                 || !self.config.pages.allows(&outcome.url_after);
@@ -607,6 +654,7 @@ impl Explorer {
                 state: Some(current.state),
                 page_url: &current.page.url,
                 move_steps: &move_steps,
+                reach: &reach,
             };
             self.record(p.step, current.page.url.clone(), &outcome, ctx, on_event)
                 .await?;
@@ -633,7 +681,7 @@ impl Explorer {
             let change = change_label(&current.page, candidate);
             if let Some((form, _)) = &change {
                 self.change_source = Some(ChangeSource {
-                    form_key: form.clone(),
+                    form: form.clone(),
                     path: url_path(&current.page.url).unwrap_or_default(),
                 });
             }
@@ -782,19 +830,6 @@ impl Explorer {
         }
     }
 
-    /// Notes the kind of `page` among those each of its actions and forms is offered on.
-    fn note_spread(&mut self, page: &Page) {
-        let kind = page_kind(&page.url);
-        let keys = page.actions.iter().map(|a| a.key.0.clone());
-        let forms = page.forms.iter().map(|f| form_spread_key(&f.key.0));
-        for key in keys.chain(forms) {
-            let kinds = self.spread.entry(key).or_default();
-            if kinds.len() < NAVIGATION_SPREAD && !kinds.contains(&kind) {
-                kinds.push(kind.clone());
-            }
-        }
-    }
-
     /// Runs a short form-testing session on each form of the page not met before
     /// (once per form signature, at most [`MAX_FORM_SESSIONS`] per run), each submission
     /// in its own fresh context, and keeps the values it got accepted. Returns the
@@ -873,6 +908,7 @@ impl Explorer {
                     state: None,
                     page_url: &url,
                     move_steps: &steps[..=i],
+                    reach: &[],
                 };
                 recorded = self
                     .record(step, url.clone(), &outcome, ctx, on_event)
@@ -912,7 +948,7 @@ impl Explorer {
             // A setting stored by the move just taken (a timezone, a filter, a timer)
             // is a change like a form's.
             if self.tracks_changes() && self.stored.as_ref().is_some_and(|s| *s != fingerprint) {
-                self.remember_change(format!("stored {fingerprint}"));
+                self.remember_change(format!("{STORED_CHANGE}{fingerprint}"));
             }
             self.stored = Some(fingerprint.clone());
             if self.config.features.setting_tours {
@@ -951,7 +987,7 @@ impl Explorer {
         }
         self.page_kinds.insert(url);
         if self.config.features.local_after_change || self.config.features.setting_tours {
-            self.note_spread(&page);
+            note_spread(&mut self.spread, &page);
         }
         let keys = page.actions.iter().map(|a| a.key.0.clone()).collect();
         Ok((
@@ -975,6 +1011,7 @@ impl Explorer {
         }
         self.trace.clear();
         self.since_load.clear();
+        self.reach = vec![goto(&url)];
         self.current = None;
         self.changes.clear();
         self.since_change.clear();
@@ -1039,6 +1076,7 @@ impl Explorer {
             state: None,
             page_url: &url,
             move_steps: &steps,
+            reach: &[],
         };
         self.record(step, url.clone(), &outcome, ctx, on_event)
             .await?;
@@ -1172,6 +1210,13 @@ impl Explorer {
             let mut direct = vec![goto(ctx.page_url)];
             direct.extend(ctx.move_steps.iter().cloned());
             tries.push(direct);
+        }
+        // From the latest page loaded by a GET: the direct way to a page that answered
+        // a POST (a review page) or showed a dialog.
+        if !ctx.reach.is_empty() {
+            let mut reached = ctx.reach.to_vec();
+            reached.extend(ctx.move_steps.iter().cloned());
+            tries.push(reached);
         }
         if let (Some(state), Some(start)) = (ctx.state, self.start_state)
             && let Some(path) = self.learner.shortest_path(start, state)
@@ -1436,25 +1481,40 @@ mod tests {
     use super::*;
 
     fn page_with_form(url: &str, form: bool) -> Page {
+        if form {
+            page_with_fields(url, "form#plan", &["seats"])
+        } else {
+            page_with_fields(url, "", &[])
+        }
+    }
+
+    /// A page at `url` with one form keyed `form_key` and a text box per name of
+    /// `fields`; no form when `fields` is empty.
+    fn page_with_fields(url: &str, form_key: &str, fields: &[&str]) -> Page {
         let target = serde_json::json!({
             "backend_node_id": 1, "frame": 0, "selector": "#seats",
             "locator": "textbox \"Seats\"", "rect": {"x": 0.0, "y": 0.0, "width": 1.0, "height": 1.0}
         });
-        let field = serde_json::json!({
-            "target": target, "tag": "input", "input_type": "text", "name": "seats",
-            "id": "seats", "labels": [], "placeholder": null, "autocomplete": null,
-            "required": false, "readonly": false, "min": null, "max": null, "step": null,
-            "minlength": null, "maxlength": null, "pattern": null, "inputmode": null,
-            "options": [], "value": "", "checked": false
-        });
-        let forms = if form {
+        let fields: Vec<_> = fields
+            .iter()
+            .map(|name| {
+                serde_json::json!({
+                    "target": target, "tag": "input", "input_type": "text", "name": name,
+                    "id": name, "labels": [], "placeholder": null, "autocomplete": null,
+                    "required": false, "readonly": false, "min": null, "max": null,
+                    "step": null, "minlength": null, "maxlength": null, "pattern": null,
+                    "inputmode": null, "options": [], "value": "", "checked": false
+                })
+            })
+            .collect();
+        let forms = if fields.is_empty() {
+            serde_json::json!([])
+        } else {
             serde_json::json!([{
-                "id": 0, "key": "form#plan", "target": null, "name": null, "html_id": null,
-                "action": null, "method": null, "title": null, "fields": [field],
+                "id": 0, "key": form_key, "target": null, "name": null, "html_id": null,
+                "action": null, "method": null, "title": null, "fields": fields,
                 "submit": target
             }])
-        } else {
-            serde_json::json!([])
         };
         serde_json::from_value(serde_json::json!({
             "url": url, "normalized_url": url, "title": "", "actions": [], "forms": forms,
@@ -1494,6 +1554,52 @@ mod tests {
         assert_eq!(refused(&plans, &macro_with(None), &saved), None);
         let review = page_with_form("http://a.test/billing/plans/review", false);
         assert_eq!(refused(&plans, &macro_with(None), &review), None);
+    }
+
+    /// Forms without an id share a key wherever they sit at the same place; a page's
+    /// own form among them is not navigation, and its macros are not the others'.
+    #[test]
+    fn a_form_at_the_place_of_other_pages_forms_is_the_page_s_own() {
+        use crate::strategy::{NAVIGATION_WEIGHT, macro_key};
+        use curio_forms::{FormFill, Variant};
+        let main = "form|form||html/body/main/form";
+        let mut spread = HashMap::new();
+        for (url, field) in [
+            ("http://a.test/projects/new", "name"),
+            ("http://a.test/tasks/1/edit", "title"),
+            ("http://a.test/settings", "zone"),
+            ("http://a.test/team/invite", "email"),
+        ] {
+            note_spread(&mut spread, &page_with_fields(url, main, &[field]));
+        }
+        for url in [
+            "http://a.test/",
+            "http://a.test/help",
+            "http://a.test/billing",
+        ] {
+            note_spread(&mut spread, &page_with_fields(url, "form#search", &["q"]));
+        }
+        let macro_of = |page: &Page| Candidate {
+            key: macro_key(&page.forms[0], Variant::Valid),
+            kind: Move::Form {
+                form: 0,
+                fill: FormFill {
+                    values: Vec::new(),
+                    broken: None,
+                    variant: Variant::Valid,
+                },
+            },
+        };
+        let new_project = page_with_fields("http://a.test/projects/new", main, &["name"]);
+        let search = page_with_fields("http://a.test/projects/new", "form#search", &["q"]);
+        let navigation = navigation(&spread);
+        let weight = |page: &Page| local_weights(page, &[macro_of(page)], &navigation)[0];
+        assert_eq!(weight(&new_project), 1.0);
+        assert_eq!(weight(&search), NAVIGATION_WEIGHT);
+        let edit_task = page_with_fields("http://a.test/tasks/1/edit", main, &["title"]);
+        assert_ne!(macro_of(&new_project).key, macro_of(&edit_task).key);
+        let other_task = page_with_fields("http://a.test/tasks/2/edit", main, &["title"]);
+        assert_eq!(macro_of(&edit_task).key, macro_of(&other_task).key);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::config::Features;
 use crate::forms::action_for;
 use crate::guard::ActionGuard;
 use crate::input_values::valid_value;
+use crate::solved::form_signature;
 
 /// One thing a strategy can choose on a page.
 #[derive(Debug, Clone)]
@@ -112,7 +113,7 @@ pub(crate) fn candidates(
         };
         for &variant in variants {
             if let Some(fill) = filler.fill(form, variant, rng) {
-                let mut key = format!("form:{}#{}", form.key.0, variant.as_str());
+                let mut key = macro_key(form, variant);
                 if variant == Variant::Valid
                     && features.fresh_choices
                     && let Some(choices) = fresh_choices(form, &fill, filler)
@@ -267,7 +268,7 @@ fn fresh_choices(form: &Form, fill: &FormFill, filler: &dyn FormFiller) -> Optio
 
 /// What a move changes in the app, for `change-contexts`: a form submitted, by its macro
 /// or its submit button, named by the form and the choices it was sent with
-/// (`form:K|blocked,alex`), with the form's key; `None` for other moves and for invalid
+/// (`form:K|blocked,alex`), with the form's signature; `None` for other moves and for invalid
 /// variants.
 pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<(String, String)> {
     let (form, choices) = match &candidate.kind {
@@ -289,7 +290,10 @@ pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<(String
         }
         Move::Choose { .. } | Move::Press { .. } => return None,
     };
-    Some((form.key.0.clone(), format!("form:{}|{choices}", form.key.0)))
+    Some((
+        form_signature(form),
+        format!("form:{}|{choices}", form.key.0),
+    ))
 }
 
 /// Whether `candidate` submits a form of `page`, valid or not: a form macro, or a click
@@ -334,10 +338,19 @@ fn current_choices(form: &Form) -> String {
         .join(",")
 }
 
+/// The learner's key of `form`'s macro with `variant` values, before any fresh choices:
+/// by the form's signature, since main forms without an id share a key wherever they
+/// sit at the same place, and the learner's novelty would fade one page's form for
+/// having taken another's.
+pub(crate) fn macro_key(form: &Form, variant: Variant) -> String {
+    format!("form:{}#{}", form_signature(form), variant.as_str())
+}
+
 /// The key a form is counted under among the page's action keys, for
-/// [`local_candidates`].
-pub(crate) fn form_spread_key(form_key: &str) -> String {
-    format!("form:{form_key}")
+/// [`local_candidates`]: its signature, key and fields, since forms without an id share
+/// a key wherever they sit at the same place (a page's main form).
+pub(crate) fn form_spread_key(form: &Form) -> String {
+    format!("form:{}", form_signature(form))
 }
 
 /// With `local-first`: the prior weight of a candidate that is navigation (its action,
@@ -355,7 +368,7 @@ pub(crate) fn spread_key(page: &Page, candidate: &Candidate) -> Option<String> {
             page.actions.get(*i).map(|a| a.key.0.clone())
         }
         Move::Form { form, .. } | Move::Press { form, .. } => {
-            page.forms.get(*form).map(|f| form_spread_key(&f.key.0))
+            page.forms.get(*form).map(form_spread_key)
         }
     }
 }
@@ -383,7 +396,8 @@ pub(crate) fn local_weights(
 /// Where the latest change was made: the form and the path of its page.
 #[derive(Debug, Clone)]
 pub(crate) struct ChangeSource {
-    pub form_key: String,
+    /// The form's [`form_signature`].
+    pub form: String,
     pub path: String,
 }
 
@@ -397,14 +411,19 @@ pub(crate) fn url_path(url: &str) -> Option<String> {
 /// offered on many kinds of page (a sidebar, a search box), single edits of a field
 /// (the macro submits those), and going back to the change's `source` (its form again,
 /// a link to its page), which would make another change instead of looking at this one.
-/// All of `candidates` when none is left.
+/// After a stored `setting` changed (a timezone, a filter), no form at all: a setting
+/// changes what pages show, which clicks look at (a board under the filter), while a
+/// form saved then would be a change of its own and keep the tour of the app's pages
+/// under the setting waiting. All of `candidates` when none is left; the flag says
+/// which.
 pub(crate) fn local_candidates(
     page: &Page,
     candidates: Vec<Candidate>,
     navigation: impl Fn(&str) -> bool,
     source: Option<&ChangeSource>,
-) -> Vec<Candidate> {
-    let same_form = |form: &Form| source.is_some_and(|s| s.form_key == form.key.0);
+    setting: bool,
+) -> (Vec<Candidate>, bool) {
+    let same_form = |form: &Form| setting || source.is_some_and(|s| s.form == form_signature(form));
     let submits = |a: &Action| {
         page.forms.iter().any(|f| {
             same_form(f)
@@ -423,13 +442,13 @@ pub(crate) fn local_candidates(
         Move::Form { form, .. } | Move::Press { form, .. } => page
             .forms
             .get(*form)
-            .is_some_and(|f| !navigation(&form_spread_key(&f.key.0)) && !same_form(f)),
+            .is_some_and(|f| !navigation(&form_spread_key(f)) && !same_form(f)),
         Move::Choose { .. } => false,
     };
     if candidates.iter().any(local) {
-        candidates.into_iter().filter(local).collect()
+        (candidates.into_iter().filter(local).collect(), true)
     } else {
-        candidates
+        (candidates, false)
     }
 }
 

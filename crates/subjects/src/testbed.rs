@@ -87,7 +87,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/channels", get(channels))
         .route("/t/channels/saved", axum::routing::post(channels_saved))
         .route("/t/prefs", get(prefs).post(prefs_save))
-        .route("/t/zones", get(zones))
+        .route("/t/zones", get(zones).post(zones_save))
         .route("/t/zones/{section}", get(zones_section))
         .route("/t/desk", get(desk))
         .route("/t/desk/edit", get(desk_edit).post(desk_save))
@@ -1258,11 +1258,17 @@ const ZONE_SECTIONS: [&str; 10] = [
 /// A settings page whose display zone is kept in `localStorage` as soon as it is
 /// picked, and a report among ten sections that has no offset for one of the zones:
 /// it throws on load while Kathmandu is in force. Each section has panels to open,
-/// where a curious explorer lingers.
+/// where a curious explorer lingers; the settings page also has a profile form, whose
+/// saves are changes of their own.
 async fn zones() -> Html<String> {
     zones_page(
         "Settings",
-        r#"<label for="zone">Display zone</label>
+        r#"<form method="post" action="/t/zones">
+<label for="name">Your name</label> <input id="name" name="name" required>
+<label for="email">Email</label> <input id="email" name="email" type="email">
+<button type="submit">Save profile</button>
+</form>
+<label for="zone">Display zone</label>
 <select id="zone"><option value="utc">UTC</option><option value="berlin">Berlin</option><option value="kathmandu">Kathmandu</option></select>
 <script>
 var zone = document.getElementById('zone');
@@ -1270,6 +1276,10 @@ zone.value = localStorage.getItem('tb-zone') || 'utc';
 zone.addEventListener('change', function () { localStorage.setItem('tb-zone', zone.value); });
 </script>"#,
     )
+}
+
+async fn zones_save() -> Redirect {
+    Redirect::to("/t/zones?saved=1")
 }
 
 fn zones_page(title: &str, body: &str) -> Html<String> {
