@@ -94,7 +94,7 @@ async fn main() -> Result<()> {
         None => std::env::current_exe()?
             .with_file_name("curio")
             .canonicalize()
-            .context("no curio binary next to curio-bench; build it (cargo build --release -p curio-cli) or pass --curio")?,
+            .context("no curio binary next to curio-bench; build it (cargo build --release -p curio) or pass --curio")?,
     };
     let mut jobs = Vec::new();
     for subject in &args.subjects {
