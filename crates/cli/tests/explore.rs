@@ -235,6 +235,38 @@ async fn what_the_browser_stores_is_part_of_the_state() {
     testbed.shutdown().await;
 }
 
+/// /t/clock: a timer kept for the browser tab, started on a task's page, and billing,
+/// which logs an error while the timer runs. The timer's button toggles, and is not
+/// among the page's own moves after it stored the timer (else start and stop take
+/// turns, each a change, and billing is never opened while the timer runs). Billing is
+/// opened pages after the timer started, so the finding's trace starts the timer (from
+/// the task's page, loaded) and then opens billing from where it was opened: two loads,
+/// the timer between them, and no detour through the app's start page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finding_under_a_stored_setting_replays_the_move_that_stored_it() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/clock");
+    let (record, log) = explore_seed_1(&url, "40", &[]).await;
+    let usage = finding(&record, "no rate card");
+    assert_eq!(usage.reproduced, Some(true), "{:?}\n{log}", usage.trace);
+    let kinds: Vec<StepKind> = usage.trace.iter().map(|s| s.kind).collect();
+    let loads: Vec<&str> = usage
+        .trace
+        .iter()
+        .filter(|s| s.kind == StepKind::Goto)
+        .filter_map(|s| s.value.as_deref())
+        .collect();
+    assert_eq!(loads.len(), 2, "{:?}", usage.trace);
+    assert!(loads[0].contains("/t/clock/tasks/"), "{:?}", usage.trace);
+    assert!(
+        usage.trace[1].locator.contains("Start timer"),
+        "{:?}",
+        usage.trace
+    );
+    assert!(kinds.len() <= 5, "{:?}", usage.trace);
+    testbed.shutdown().await;
+}
+
 /// A rule only the server states (10 to 500 seats) stops the form macro's guesses; with
 /// `form-sessions` the explorer learns it from the server's answer in a short session,
 /// the macro then types accepted values, and the failure behind the form is found.

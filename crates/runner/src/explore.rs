@@ -64,6 +64,10 @@ const MAX_CONSECUTIVE_FAILURES: u32 = 8;
 /// How the label of a change of what the tab stores begins (`stored tz=...`).
 const STORED_CHANGE: &str = "stored ";
 
+/// With `storage-states`: how many of the episode's latest changes of what the tab
+/// stores a replay makes again before a finding's own trace.
+const SETTINGS_REPLAYED: usize = 3;
+
 /// Notes the kind of `page` among those each of its actions and forms is offered on
 /// (up to [`NAVIGATION_SPREAD`] kinds).
 fn note_spread(spread: &mut HashMap<String, Vec<String>>, page: &Page) {
@@ -235,6 +239,8 @@ pub async fn explore(
         toured: HashSet::new(),
         since_load: Vec::new(),
         reach: Vec::new(),
+        settings_made: VecDeque::new(),
+        setting_control: None,
         solved_at: HashMap::new(),
         resolved: HashMap::new(),
         groups: HashMap::new(),
@@ -388,6 +394,14 @@ struct Explorer {
     /// how the page now shown is reached again when it answered a POST (a review page
     /// is reached from the form that posted to it) or shows what clicks opened.
     reach: Vec<Step>,
+    /// How the tab came to store what it stores now (`storage-states`): for each of
+    /// the episode's latest changes of it, the move that made it with its
+    /// [`Self::reach`]. A timer started pages ago is what a failure on billing needs,
+    /// and the trace from the latest page loaded does not start it.
+    settings_made: VecDeque<Vec<Step>>,
+    /// The element (backend node) whose click made the latest change of what the tab
+    /// stores (`local-after-change`): not among the page's own moves after it.
+    setting_control: Option<i64>,
     /// Where each form (by signature) was first met and the steps that showed it there:
     /// where and how its sessions load it.
     solved_at: HashMap<String, (String, Vec<Step>)>,
@@ -537,8 +551,14 @@ impl Explorer {
                 .back()
                 .is_some_and(|(c, _)| c.starts_with(STORED_CHANGE));
             let local;
-            (candidates, local) =
-                local_candidates(&current.page, candidates, navigation, source, setting);
+            (candidates, local) = local_candidates(
+                &current.page,
+                candidates,
+                navigation,
+                source,
+                setting,
+                self.setting_control,
+            );
             tour_now |= setting && !local;
             // One of each before any again: the toggle that opened a panel does not
             // take the moves a tab next to it needs.
@@ -701,10 +721,22 @@ impl Explorer {
             self.learner.observe_off_scope(current.state, &key);
             return Ok(());
         }
+        let stored_before = self.stored.clone();
         let (next, is_new) = match self.look().await {
             Ok(n) => n,
             Err(e) => return self.browser_failure(e),
         };
+        if self.stored != stored_before {
+            self.note_setting(&reach, &move_steps);
+            self.setting_control = match candidate.kind {
+                Move::Single(i) => current
+                    .page
+                    .actions
+                    .get(i)
+                    .map(|a| a.target.backend_node_id),
+                _ => None,
+            };
+        }
         // The answer to a POST (not redirected) cannot be opened again: a form met there
         // is studied, and a submission made there replayed, from a page that can be.
         match posted {
@@ -801,6 +833,21 @@ impl Explorer {
             }
         }
         chosen
+    }
+
+    /// Remembers how the tab came to store what it stores now: the move just taken,
+    /// from the latest page loaded by a GET (`reach`). Nothing stored, nothing to make.
+    fn note_setting(&mut self, reach: &[Step], move_steps: &[Step]) {
+        if self.stored.as_deref().is_none_or(str::is_empty) {
+            self.settings_made.clear();
+            return;
+        }
+        let mut made = reach.to_vec();
+        made.extend(move_steps.iter().cloned());
+        self.settings_made.push_back(made);
+        while self.settings_made.len() > SETTINGS_REPLAYED {
+            self.settings_made.pop_front();
+        }
     }
 
     /// Whether the episode's latest changes are kept (`change-contexts`,
@@ -1016,6 +1063,8 @@ impl Explorer {
         self.changes.clear();
         self.since_change.clear();
         self.stored = None;
+        self.settings_made.clear();
+        self.setting_control = None;
         self.post_answer = None;
         self.change_source = None;
         self.revealed.clear();
@@ -1195,9 +1244,11 @@ impl Explorer {
 
     /// Replays a new finding in a fresh context and keeps the first trace that
     /// reproduces it, trying the shortest first: straight to the page where it happened,
-    /// then the triggering move (a bug report as a person would write it); the transition
-    /// graph's shortest path from the start page to that state, then the move; the
-    /// episode's own steps. The others are kept for [`Self::reconfirm`].
+    /// then the triggering move (a bug report as a person would write it); from the
+    /// latest page loaded by a GET; both again after the moves that made what the tab
+    /// stores; the transition graph's shortest path from the start page to that state,
+    /// then the move; the episode's own steps. The others are kept for
+    /// [`Self::reconfirm`].
     async fn verify(
         &mut self,
         id: FindingId,
@@ -1217,6 +1268,15 @@ impl Explorer {
             let mut reached = ctx.reach.to_vec();
             reached.extend(ctx.move_steps.iter().cloned());
             tries.push(reached);
+        }
+        // Both again after making what the tab stores (a timer started pages earlier).
+        if !self.settings_made.is_empty() {
+            let made: Vec<Step> = self.settings_made.iter().flatten().cloned().collect();
+            let again: Vec<Vec<Step>> = tries
+                .iter()
+                .map(|t| made.iter().chain(t.iter()).cloned().collect())
+                .collect();
+            tries.extend(again);
         }
         if let (Some(state), Some(start)) = (ctx.state, self.start_state)
             && let Some(path) = self.learner.shortest_path(start, state)

@@ -414,14 +414,17 @@ pub(crate) fn url_path(url: &str) -> Option<String> {
 /// After a stored `setting` changed (a timezone, a filter), no form at all: a setting
 /// changes what pages show, which clicks look at (a board under the filter), while a
 /// form saved then would be a change of its own and keep the tour of the app's pages
-/// under the setting waiting. All of `candidates` when none is left; the flag says
-/// which.
+/// under the setting waiting. Nor the `control` (its backend node) whose click stored
+/// the setting: clicked again, a "Start timer" that became "Stop timer" undoes it, and
+/// each click is a change of its own. All of `candidates` when none is left; the flag
+/// says which.
 pub(crate) fn local_candidates(
     page: &Page,
     candidates: Vec<Candidate>,
     navigation: impl Fn(&str) -> bool,
     source: Option<&ChangeSource>,
     setting: bool,
+    control: Option<i64>,
 ) -> (Vec<Candidate>, bool) {
     let same_form = |form: &Form| setting || source.is_some_and(|s| s.form == form_signature(form));
     let submits = |a: &Action| {
@@ -435,9 +438,14 @@ pub(crate) fn local_candidates(
     let back = |a: &Action| {
         source.is_some_and(|s| a.href.as_deref().and_then(url_path).as_ref() == Some(&s.path))
     };
+    let stored_by = |a: &Action| setting && control == Some(a.target.backend_node_id);
     let local = |c: &Candidate| match &c.kind {
         Move::Single(i) => page.actions.get(*i).is_some_and(|a| {
-            a.kind == ActionKind::Click && !navigation(&a.key.0) && !submits(a) && !back(a)
+            a.kind == ActionKind::Click
+                && !navigation(&a.key.0)
+                && !submits(a)
+                && !back(a)
+                && !stored_by(a)
         }),
         Move::Form { form, .. } | Move::Press { form, .. } => page
             .forms

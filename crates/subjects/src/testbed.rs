@@ -95,6 +95,9 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/desk/{section}", get(desk_section))
         .route("/t/shelf", get(shelf))
         .route("/t/shelf/{section}", get(shelf_section))
+        .route("/t/clock", get(clock))
+        .route("/t/clock/{section}", get(clock_section))
+        .route("/t/clock/tasks/{n}", get(clock_task))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .layer(axum::Extension(Prefs::default()))
         .with_state(stop)
@@ -116,7 +119,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 43] = [
+const PAGES: [&str; 44] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -160,6 +163,7 @@ const PAGES: [&str; 43] = [
     "/t/zones",
     "/t/prefs",
     "/t/shelf",
+    "/t/clock",
 ];
 
 async fn index() -> Html<String> {
@@ -1154,9 +1158,14 @@ fn sections_page(title: &str, body: &str, home: (&str, &str), sections: &[&str])
     )
 }
 
+/// A 404 for a section a sections page does not have.
+fn missing_section(sections: &[&str], section: &str) -> Option<Response> {
+    (!sections.contains(&section)).then(|| StatusCode::NOT_FOUND.into_response())
+}
+
 async fn desk_section(Path(section): Path<String>) -> Response {
-    if !DESK_SECTIONS.contains(&section.as_str()) {
-        return StatusCode::NOT_FOUND.into_response();
+    if let Some(missing) = missing_section(&DESK_SECTIONS, &section) {
+        return missing;
     }
     desk_page(&section, "<p>Nothing here yet.</p>").into_response()
 }
@@ -1287,8 +1296,8 @@ fn zones_page(title: &str, body: &str) -> Html<String> {
 }
 
 async fn zones_section(Path(section): Path<String>) -> Response {
-    if !ZONE_SECTIONS.contains(&section.as_str()) {
-        return StatusCode::NOT_FOUND.into_response();
+    if let Some(missing) = missing_section(&ZONE_SECTIONS, &section) {
+        return missing;
     }
     let panels: String = ["Summary", "Details", "History"]
         .iter()
@@ -1359,10 +1368,61 @@ fn shelf_page(title: &str, body: &str) -> Html<String> {
 }
 
 async fn shelf_section(Path(section): Path<String>) -> Response {
-    if !SHELF_SECTIONS.contains(&section.as_str()) {
-        return StatusCode::NOT_FOUND.into_response();
+    if let Some(missing) = missing_section(&SHELF_SECTIONS, &section) {
+        return missing;
     }
     shelf_page(&section, "<p>Nothing on this shelf yet.</p>").into_response()
+}
+
+/// The sections of `/t/clock`, each linked from every page of it.
+const CLOCK_SECTIONS: [&str; 5] = ["tasks", "billing", "notes", "people", "help"];
+
+/// A timer kept for the browser tab (`sessionStorage`), started on a task's page, and a
+/// billing section whose usage meter has no rate card for a running timer: it logs a
+/// console error on load while the timer runs. The timer is started pages before
+/// billing is opened, so a trace from the latest page loaded does not start it.
+async fn clock() -> Html<String> {
+    clock_page("Clock", "<p>Track the time your tasks take.</p>")
+}
+
+fn clock_page(title: &str, body: &str) -> Html<String> {
+    sections_page(title, body, ("/t/clock", "Clock"), &CLOCK_SECTIONS)
+}
+
+async fn clock_section(Path(section): Path<String>) -> Response {
+    if let Some(missing) = missing_section(&CLOCK_SECTIONS, &section) {
+        return missing;
+    }
+    let body = match section.as_str() {
+        "tasks" => (1..=3)
+            .map(|n| format!(r#"<p><a href="/t/clock/tasks/{n}">Task {n}</a></p>"#))
+            .collect(),
+        "billing" => r#"<p>Usage this month.</p>
+<script>
+if (sessionStorage.getItem('tb-clock')) console.error('billing usage: no rate card for a running timer');
+</script>"#
+            .to_string(),
+        _ => "<p>Nothing here yet.</p>".to_string(),
+    };
+    clock_page(&section, &body).into_response()
+}
+
+async fn clock_task(Path(n): Path<u32>) -> Response {
+    if !(1..=3).contains(&n) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let body = r#"<p><button type="button" id="timer">Start timer</button></p>
+<script>
+var timer = document.getElementById('timer');
+function label() { timer.textContent = sessionStorage.getItem('tb-clock') ? 'Stop timer' : 'Start timer'; }
+label();
+timer.addEventListener('click', function () {
+  if (sessionStorage.getItem('tb-clock')) sessionStorage.removeItem('tb-clock');
+  else sessionStorage.setItem('tb-clock', 'running');
+  label();
+});
+</script>"#;
+    clock_page(&format!("Task {n}"), body).into_response()
 }
 
 #[cfg(test)]
