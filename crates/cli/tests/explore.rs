@@ -304,6 +304,38 @@ async fn what_a_form_session_provokes_is_reported() {
     testbed.shutdown().await;
 }
 
+/// A count below zero breaks the stock form's server, and no value meant to pass is
+/// one: the form's session, once a count is accepted, sends -1 too, so with a budget of
+/// one action and no form macro the 500 is still found, and replays. Without the
+/// session there is no 500.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_form_session_sends_a_count_below_zero() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/stock");
+    let (record, log) = explore_seed_1(&url, "1", &["--disable", "form-macro"]).await;
+    let crash = finding(&record, "500 Internal Server Error for POST");
+    assert_eq!(crash.reproduced, Some(true), "{:?}\n{log}", crash.trace);
+    assert!(
+        crash
+            .trace
+            .iter()
+            .any(|s| s.kind == StepKind::Fill && s.value.as_deref() == Some("-1")),
+        "{:?}",
+        crash.trace
+    );
+    let (without, log) = explore_seed_1(
+        &url,
+        "1",
+        &["--disable", "form-macro", "--disable", "form-sessions"],
+    )
+    .await;
+    assert!(
+        without.findings.iter().all(|f| !f.message.contains("500")),
+        "{log}"
+    );
+    testbed.shutdown().await;
+}
+
 /// A form in a dialog is tested by its session as a user would: each submission opens
 /// the dialog first, so what it provokes replays, through the same opening click.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

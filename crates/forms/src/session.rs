@@ -13,8 +13,9 @@
 //!    success refutes it (a discrepancy between what the form's meaning suggests and
 //!    what it enforces); no clear answer leaves it unverified.
 //! 3. **Probe** what the rules missed, one field at a time from the successful values:
-//!    empty, whitespace only, too long, another type; a probe a negation already made is
-//!    skipped.
+//!    empty, whitespace only, too long, another type, a number below zero; a probe a
+//!    negation already made is skipped. A short session can make the last kind alone
+//!    ([`SessionConfig::edges`]).
 //! 4. **Judge** a language model's hypotheses ([`Origin::Model`]), each negated alone,
 //!    last, so that they never take the budget of the rules' negations and probes.
 //!
@@ -58,6 +59,10 @@ pub struct SessionConfig {
     pub negate: bool,
     /// Probe each field with empty, blank, too long and wrong-type values (phase 3).
     pub probe: bool,
+    /// Without `probe`, still probe each number field below zero (phase 3): the one
+    /// probe worth a short session's budget, as servers check a count's upper bound and
+    /// zero more often than its sign.
+    pub edges: bool,
     /// Today, `YYYY-MM-DD`: what "in the past" and "in the future" in a message are
     /// relative to. Without it such a message becomes a free-text rule.
     pub today: Option<String>,
@@ -71,6 +76,7 @@ impl Default for SessionConfig {
             refine: true,
             negate: true,
             probe: true,
+            edges: false,
             today: None,
         }
     }
@@ -98,6 +104,8 @@ pub enum Probe {
     Toggle(usize),
     /// A number between two steps of the field's `step` (10.005 where cents are asked).
     OffStep(usize),
+    /// A number field's value below zero (-1 seats, hours or items).
+    Negative(usize),
     /// A date this many days from today: a child's or an unlikely old birth date, a
     /// booking far ahead.
     DateAt(usize, i64),
@@ -121,6 +129,7 @@ impl Probe {
             | Probe::Toggle(f)
             | Probe::LongSpan(f, _)
             | Probe::OffStep(f)
+            | Probe::Negative(f)
             | Probe::DateAt(f, _)
             | Probe::SameAs(f, _) => f,
         }
@@ -835,12 +844,26 @@ impl FormSession {
 
     fn start_probes(&mut self) {
         self.phase = Phase::Judge;
-        if !self.config.probe {
+        if !self.config.probe && !self.config.edges {
             return;
         }
         let Some((base, _, _)) = &self.base else {
             return;
         };
+        // Numbers below zero.
+        let negative: Vec<Probe> = (0..self.form.fields.len())
+            .map(Probe::Negative)
+            .filter(|&p| {
+                let f = p.field();
+                !self.form.fields[f].readonly
+                    && probe_value(&self.form.fields[f], &base[f], p).is_some()
+            })
+            .collect();
+        if !self.config.probe {
+            self.probes = negative.into();
+            self.phase = Phase::Probe;
+            return;
+        }
         let mut probes = VecDeque::new();
         if self.form.fields.len() > 1 {
             probes.push_back(Probe::AllEmpty(0));
@@ -888,6 +911,7 @@ impl FormSession {
                 }
             }
         }
+        probes.extend(negative);
         // Ranges made long: the end far after the start (a stay, a rental, a loan).
         for (end, start) in date_ranges(&self.form) {
             probes.push_back(Probe::LongSpan(end, start));
@@ -1240,9 +1264,17 @@ fn probe_value(field: &Field, base: &FieldValue, probe: Probe) -> Option<FieldVa
                 text("12345".into())
             }
         }
+        Probe::Negative(_) if counts(field) => {
+            let FieldValue::Text(b) = base else {
+                return None;
+            };
+            let v: f64 = b.trim().parse().ok()?;
+            (v >= 0.0).then(|| FieldValue::Text("-1".into()))
+        }
         Probe::Whitespace(_)
         | Probe::TooShort(_)
         | Probe::AllEmpty(_)
+        | Probe::Negative(_)
         | Probe::TooLong(_)
         | Probe::OtherType(_)
         | Probe::Toggle(_)
@@ -1251,6 +1283,15 @@ fn probe_value(field: &Field, base: &FieldValue, probe: Probe) -> Option<FieldVa
         | Probe::DateAt(..)
         | Probe::SameAs(..) => None,
     }
+}
+
+/// Whether `field` asks for a number: its type, its keyboard (`inputmode`) or its
+/// meaning (a quantity, a price).
+fn counts(field: &Field) -> bool {
+    kind_of(field) == Kind::Number
+        || (kind_of(field) == Kind::Text
+            && (matches!(field.inputmode.as_deref(), Some("numeric" | "decimal"))
+                || matches!(classify(field), Semantic::Quantity | Semantic::Price)))
 }
 
 /// Whether a successful answer says the search found nothing.

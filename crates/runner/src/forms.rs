@@ -551,6 +551,9 @@ fn judge(form: &Form, obs: &Observation, ferg: Option<&Ferg>) -> Feedback {
 /// Most submissions the explorer spends reaching a successful submission of one form.
 pub(crate) const EXPLORE_SESSION_SUBMISSIONS: usize = 6;
 
+/// Most submissions after that: the form's numbers below zero, one field at a time.
+const EXPLORE_SESSION_EDGES: usize = 2;
+
 /// What a form session inside `explore` works with.
 #[derive(Clone, Copy)]
 pub(crate) struct SessionTools<'a> {
@@ -559,7 +562,8 @@ pub(crate) struct SessionTools<'a> {
 }
 
 /// Values that get form `index` of `page` accepted: a form-testing session that only
-/// reaches a success, learning the rules from the form's messages, each submission in a
+/// reaches a success, learning the rules from the form's messages, then sends its numbers
+/// below zero (at most [`EXPLORE_SESSION_EDGES`]), each submission in a
 /// fresh context that loads `url` and takes the `reveal` steps (opening the dialog the
 /// form is in) before filling it. The failures its submissions provoked come back too.
 pub(crate) async fn solve_form(
@@ -578,7 +582,7 @@ pub(crate) async fn solve_form(
     let (y, m, d) = today();
     let today_text = format!("{y:04}-{m:02}-{d:02}");
     let config = SessionConfig {
-        max_submissions: EXPLORE_SESSION_SUBMISSIONS,
+        max_submissions: EXPLORE_SESSION_SUBMISSIONS + EXPLORE_SESSION_EDGES,
         // With a model, half for the rules and half for the model's turn.
         max_reach: if tools.llm.is_some() {
             EXPLORE_SESSION_SUBMISSIONS / 2
@@ -588,6 +592,7 @@ pub(crate) async fn solve_form(
         refine: true,
         negate: false,
         probe: false,
+        edges: true,
         today: Some(today_text.clone()),
     };
     let inferred = infer(&form, Some(&ferg), today());

@@ -53,6 +53,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/booking", get(booking).post(booking_submit))
         .route("/t/seats", get(seats).post(seats_submit))
         .route("/t/seats-dialog", get(seats_dialog))
+        .route("/t/stock", get(stock).post(stock_submit))
         .route("/t/guard", get(guard))
         .route("/t/guard/logout", get(guard_logout))
         .route("/t/hostile", get(hostile))
@@ -119,7 +120,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 44] = [
+const PAGES: [&str; 45] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -164,6 +165,7 @@ const PAGES: [&str; 44] = [
     "/t/prefs",
     "/t/shelf",
     "/t/clock",
+    "/t/stock",
 ];
 
 async fn index() -> Html<String> {
@@ -524,6 +526,41 @@ async fn seats_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
         )
         .into_response(),
     }
+}
+
+/// A stock adjustment: how many items arrived. Every count from 1 to 1000 is taken
+/// ("Stock updated"), 0, more and non-numbers get a message, and a count below zero
+/// reaches code that fails with HTTP 500: only a value sent on purpose finds it.
+async fn stock() -> Html<String> {
+    page("Stock", STOCK_FORM)
+}
+
+const STOCK_FORM: &str = r#"<form method="post" action="/t/stock">
+<label for="count">Items received</label> <input id="count" name="count" inputmode="numeric"><br>
+<button type="submit">Update stock</button>
+</form>"#;
+
+async fn stock_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let count = fields
+        .iter()
+        .find(|(n, _)| n == "count")
+        .and_then(|(_, v)| v.trim().parse::<i64>().ok());
+    let message = match count {
+        Some(n) if n < 0 => {
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                page("Error", "<p>stock ledger underflow</p>"),
+            )
+                .into_response();
+        }
+        Some(1..=1000) => return page("Stock", "<p>Stock updated.</p>").into_response(),
+        _ => "Enter a number of items from 1 to 1000.",
+    };
+    page(
+        "Stock",
+        &format!("<p class=\"error\">{message}</p>{STOCK_FORM}"),
+    )
+    .into_response()
 }
 
 /// A booking form whose server checks every value the way real back ends do, in plain

@@ -1253,3 +1253,51 @@ fn a_search_that_finds_nothing_is_no_base_while_other_words_remain() {
         "{tried:?}"
     );
 }
+
+/// The purposes of a session on `form` against `server`, with the real solver.
+fn solved_purposes(form: &Form, config: SessionConfig, server: Server<'_>) -> Vec<Purpose> {
+    let mut session = FormSession::new(form.clone(), vec![], config, 2);
+    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
+    let mut solver = crate::ConstraintSolver::new(filler);
+    let mut purposes = Vec::new();
+    while let Some(sub) = session.next(&mut solver) {
+        purposes.push(sub.purpose);
+        let obs = observe(form, &sub.values, server(&sub.values));
+        let layout = attach_by_layout(form, &obs.fields);
+        session.observe(classify(form, &obs, &layout));
+    }
+    assert!(session.report().reached, "{:#?}", session.report());
+    purposes
+}
+
+#[test]
+fn a_short_session_sends_only_its_numbers_below_zero_after_the_success() {
+    let mut form = form_of(&[("team", "text", "Team name"), ("seats", "text", "Seats")]);
+    form.fields[1].inputmode = Some("numeric".into());
+    let config = SessionConfig {
+        max_reach: 6,
+        negate: false,
+        probe: false,
+        edges: true,
+        ..SessionConfig::default()
+    };
+    let purposes = solved_purposes(&form, config.clone(), &seats_server);
+    let after: Vec<&Purpose> = purposes
+        .iter()
+        .skip_while(|p| **p == Purpose::Reach)
+        .collect();
+    // The team's name is no number.
+    assert_eq!(after, [&Purpose::Probe(Probe::Negative(1))]);
+    let without = SessionConfig {
+        edges: false,
+        ..config
+    };
+    let purposes = solved_purposes(&form, without, &seats_server);
+    assert!(
+        purposes.iter().all(|p| *p == Purpose::Reach),
+        "{purposes:?}"
+    );
+    // A full session sends it among its probes.
+    let purposes = solved_purposes(&form, SessionConfig::default(), &seats_server);
+    assert!(purposes.contains(&Purpose::Probe(Probe::Negative(1))));
+}
