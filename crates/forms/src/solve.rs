@@ -596,8 +596,8 @@ fn different_from(same: &str, text: &str, mut fresh: impl FnMut() -> String) -> 
     Some(format!("{same}x"))
 }
 
-/// A value of `field` on the right side of `bound` by `op`: well inside, or at the
-/// nearest step past the boundary.
+/// A value of `field` on the right side of `bound` by `op`: well inside (a week past a
+/// date, twice a whole least), or at the nearest step past the boundary.
 fn step_past(field: &Field, bound: &str, op: CmpOp, mode: Mode) -> Option<String> {
     let bound = bound.trim();
     if let Some(day) = parse_date(bound) {
@@ -622,6 +622,14 @@ fn step_past(field: &Field, bound: &str, op: CmpOp, mode: Mode) -> Option<String
         CmpOp::Gt | CmpOp::Ne => n + unit,
         CmpOp::Lt => n - unit,
     };
+    // A whole count kept well above its least (twice it): the least moves with the app's
+    // data (seats at least the team's members, who are invited meanwhile), and a
+    // person types a round number rather than the minimum. An upper bound is kept
+    // exactly, so that the two meet where they are close.
+    let whole = n.fract() == 0.0 && unit.fract() == 0.0 && n >= 0.0;
+    if mode == Mode::Inside && whole && matches!(op, CmpOp::Ge | CmpOp::Gt) {
+        return Some(number_text(v + n.max(unit)));
+    }
     Some(number_text(v))
 }
 
@@ -829,6 +837,27 @@ mod tests {
             assert!(["Toronto", "Vancouver"].contains(&b.as_str()), "{b}");
             assert_ne!(a, b);
         }
+    }
+
+    /// A count below its least is raised to twice the least, not to the least itself
+    /// (seats at least the team's members, who may be more by the next submission); an
+    /// upper bound close above the least still holds.
+    #[test]
+    fn a_count_is_kept_well_above_its_least() {
+        let form = form(vec![input("text").name("seats").label("Seats")]);
+        let at_least = |n: u32| {
+            parse(&format!(
+                "expect(field('seats')).toHaveCompareCondition('>=', {n})"
+            ))
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let cs = vec![at_least(900).unwrap()];
+        let values = solver().satisfy(&form, &cs, &mut rng).expect("values");
+        assert_eq!(values[0].as_string(), "1800");
+        let at_most = parse("expect(field('seats')).toHaveCompareCondition('<=', 1200)").unwrap();
+        let cs = vec![at_least(900).unwrap(), at_most];
+        let values = solver().satisfy(&form, &cs, &mut rng).expect("values");
+        assert_eq!(values[0].as_string(), "1200");
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::replay::replay_trace;
 use crate::strategy::{
     Candidate, ChangeSource, Move, candidates, change_label, form_spread_key, local_candidates,
     local_weights, note_used, page_kind, plan_move, random_index, revealed_candidates, submits,
-    tour_candidates, url_path,
+    tour_candidates, url_path, views_first,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -565,6 +565,9 @@ impl Explorer {
             let taken = &self.since_change;
             if candidates.iter().any(|c| !taken.contains(&c.key)) {
                 candidates.retain(|c| !taken.contains(&c.key));
+            }
+            if setting && local {
+                candidates = views_first(&current.page, candidates);
             }
         }
         let revealed = std::mem::take(&mut self.revealed);
@@ -1660,6 +1663,56 @@ mod tests {
         assert_ne!(macro_of(&new_project).key, macro_of(&edit_task).key);
         let other_task = page_with_fields("http://a.test/tasks/2/edit", main, &["title"]);
         assert_eq!(macro_of(&edit_task).key, macro_of(&other_task).key);
+    }
+
+    /// An action on `field`'s element of `kind` and `role`, in form `form`.
+    fn action_on(
+        field: &curio_page::Field,
+        kind: curio_page::ActionKind,
+        role: &str,
+        form: Option<usize>,
+    ) -> curio_page::Action {
+        curio_page::Action {
+            key: curio_page::ElementKey(format!("{kind:?} {role}")),
+            kind,
+            target: field.target.clone(),
+            role: role.into(),
+            tag: "input".into(),
+            text: String::new(),
+            href: None,
+            form: form.map(curio_page::FormId),
+            field: (kind != curio_page::ActionKind::Click).then(|| field.clone()),
+        }
+    }
+
+    fn single(i: usize) -> Candidate {
+        Candidate {
+            key: format!("single{i}"),
+            kind: Move::Single(i),
+        }
+    }
+
+    /// Under a setting just stored, a page's tabs come first; a page without tabs
+    /// keeps every candidate.
+    #[test]
+    fn a_page_s_views_come_first_under_a_new_setting() {
+        use curio_page::ActionKind;
+        let mut page = page_with_fields("http://a.test/projects/1", "form#f", &["name"]);
+        let field = page.forms[0].fields[0].clone();
+        page.actions = vec![
+            action_on(&field, ActionKind::Click, "button", None),
+            action_on(&field, ActionKind::Click, "tab", None),
+            action_on(&field, ActionKind::Click, "link", None),
+            action_on(&field, ActionKind::Click, "tab", None),
+        ];
+        let all: Vec<Candidate> = (0..4).map(single).collect();
+        let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
+        assert_eq!(
+            keys(views_first(&page, all.clone())),
+            ["single1", "single3"]
+        );
+        let no_tabs = vec![single(0), single(2)];
+        assert_eq!(keys(views_first(&page, no_tabs)), ["single0", "single2"]);
     }
 
     #[test]

@@ -460,6 +460,25 @@ pub(crate) fn local_candidates(
     }
 }
 
+/// With `local-after-change`, under a setting just stored: of `candidates`, the page's
+/// views (its tabs), when it has any: a filter or a zone is what a board, a chart or a
+/// timeline shows differently, and a page's tabs are few among its own moves. All of
+/// `candidates` when none is a tab.
+pub(crate) fn views_first(page: &Page, candidates: Vec<Candidate>) -> Vec<Candidate> {
+    let tab = |c: &Candidate| match c.kind {
+        Move::Single(i) => page
+            .actions
+            .get(i)
+            .is_some_and(|a| a.kind == ActionKind::Click && a.role == "tab"),
+        _ => false,
+    };
+    if candidates.iter().any(tab) {
+        candidates.into_iter().filter(tab).collect()
+    } else {
+        candidates
+    }
+}
+
 /// The kind of page at `url`: its path with numbers generalised, without the query.
 pub(crate) fn page_kind(url: &str) -> String {
     let how = UrlNormalization {
