@@ -1165,17 +1165,9 @@ fn probes_try_dates_far_ahead_and_numbers_off_their_step() {
         today: Some("2026-12-04".into()),
         ..SessionConfig::default()
     };
-    let mut session = FormSession::new(form.clone(), vec![], config, 6);
-    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
-    let mut solver = crate::ConstraintSolver::new(filler);
-    while let Some(sub) = session.next(&mut solver) {
-        let obs = observe(&form, &sub.values, edges_server(&sub.values));
-        let layout = attach_by_layout(&form, &obs.fields);
-        session.observe(classify(&form, &obs, &layout));
-    }
+    let (report, _) = solved(&form, config, 6, &edges_server);
     let said = |what: &str| {
-        session
-            .report()
+        report
             .fss
             .iter()
             .any(|s| s.messages.iter().any(|m| m.text.contains(what)))
@@ -1200,15 +1192,7 @@ fn seats_server(values: &[FieldValue]) -> Vec<(Option<usize>, String)> {
 fn a_message_about_another_field_than_the_one_it_sits_by_refines_that_field() {
     let mut form = form_of(&[("team", "text", "Team name"), ("seats", "text", "Seats")]);
     form.fields[1].inputmode = Some("numeric".into());
-    let mut session = FormSession::new(form.clone(), vec![], SessionConfig::default(), 2);
-    let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
-    let mut solver = crate::ConstraintSolver::new(filler);
-    while let Some(sub) = session.next(&mut solver) {
-        let obs = observe(&form, &sub.values, seats_server(&sub.values));
-        let layout = attach_by_layout(&form, &obs.fields);
-        session.observe(classify(&form, &obs, &layout));
-    }
-    let report = session.report();
+    let (report, _) = solved(&form, SessionConfig::default(), 2, &seats_server);
     assert!(report.reached, "{:#?}", report.constraints);
     assert!(
         report
@@ -1254,9 +1238,15 @@ fn a_search_that_finds_nothing_is_no_base_while_other_words_remain() {
     );
 }
 
-/// The purposes of a session on `form` against `server`, with the real solver.
-fn solved_purposes(form: &Form, config: SessionConfig, server: Server<'_>) -> Vec<Purpose> {
-    let mut session = FormSession::new(form.clone(), vec![], config, 2);
+/// A session on `form` against `server` with the real solver and seed `seed`: its
+/// report, and the purpose of each submission.
+fn solved(
+    form: &Form,
+    config: SessionConfig,
+    seed: u64,
+    server: Server<'_>,
+) -> (FormReport, Vec<Purpose>) {
+    let mut session = FormSession::new(form.clone(), vec![], config, seed);
     let filler = crate::HeuristicFiller::new(crate::Dictionary::default(), (2026, 12, 4));
     let mut solver = crate::ConstraintSolver::new(filler);
     let mut purposes = Vec::new();
@@ -1266,7 +1256,13 @@ fn solved_purposes(form: &Form, config: SessionConfig, server: Server<'_>) -> Ve
         let layout = attach_by_layout(form, &obs.fields);
         session.observe(classify(form, &obs, &layout));
     }
-    assert!(session.report().reached, "{:#?}", session.report());
+    (session.report(), purposes)
+}
+
+/// The purposes of a session that reached a success (seed 2).
+fn solved_purposes(form: &Form, config: SessionConfig, server: Server<'_>) -> Vec<Purpose> {
+    let (report, purposes) = solved(form, config, 2, server);
+    assert!(report.reached, "{report:#?}");
     purposes
 }
 
