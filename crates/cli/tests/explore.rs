@@ -388,6 +388,55 @@ async fn a_change_confirmed_after_its_review_is_found() {
     testbed.shutdown().await;
 }
 
+/// A change reviewed on a page that also links to pages of its own is confirmed right
+/// after its review, every time: the review's Confirm (a form of hidden values) is the
+/// move after a change posted, where a link would leave the change unmade.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reviewed_change_is_confirmed_next() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/upgrade");
+    let (record, log) = explore_seed_1(&url, "40", &["--disable", "form-sessions"]).await;
+    let reviews: Vec<usize> = record
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.result_url.ends_with("/t/upgrade/review"))
+        .filter(|(_, s)| s.step.kind == StepKind::Click)
+        .map(|(i, _)| i)
+        .collect();
+    assert!(reviews.len() >= 3, "{} reviews: {log}", reviews.len());
+    for i in reviews {
+        let Some(next) = record.steps.get(i + 1) else {
+            continue;
+        };
+        if next.step.kind == StepKind::Goto {
+            continue; // the episode ended
+        }
+        assert!(
+            next.step.locator.contains("Confirm"),
+            "step {} after a review: {:?}\n{log}",
+            next.index,
+            next.step
+        );
+    }
+    testbed.shutdown().await;
+}
+
+/// Time logged on a ticket while it is blocked breaks its time report: a change (the
+/// status), a second change on the page it led to (hours logged in a dialog), then a
+/// look (the report). After a first form change, the moves that change again come
+/// first (a valid fill of another form, a click known to open one: "Log time"), and
+/// after the second, the links.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_made_on_a_change_is_looked_at() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/ticket");
+    let (record, log) = explore_seed_1(&url, "150", &[]).await;
+    let found = finding(&record, "no colour for blocked time");
+    assert_eq!(found.reproduced, Some(true), "{:?}\n{log}", found.trace);
+    testbed.shutdown().await;
+}
+
 /// A popover opened by "Filters" closes at the next click elsewhere, among twelve other
 /// buttons: what a click revealed is used next (`follow-reveals`), so its status
 /// select is chosen, and throws.

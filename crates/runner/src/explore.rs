@@ -28,9 +28,10 @@ use crate::findings::{is_finding, signature};
 use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{
-    Candidate, ChangeSource, Move, candidates, change_label, form_spread_key, local_candidates,
-    local_weights, note_used, page_kind, plan_move, random_index, revealed_candidates, submits,
-    tour_candidates, url_path, views_first,
+    Candidate, ChangeSource, Move, candidates, change_label, confirmations, form_spread_key,
+    links_first, local_candidates, local_weights, note_used, page_kind, plan_move, random_index,
+    revealed_candidates, submits, tour_candidates, url_path, valid_first, views_first,
+    writes_first,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -232,6 +233,9 @@ pub async fn explore(
         stored: None,
         change_source: None,
         revealed: BTreeSet::new(),
+        openers: HashSet::new(),
+        chain: 0,
+        chain_end: None,
         spread: HashMap::new(),
         setups: HashMap::new(),
         post_answer: None,
@@ -380,6 +384,14 @@ struct Explorer {
     change_source: Option<ChangeSource>,
     /// The action keys the last move showed on the same page (`follow-reveals`).
     revealed: BTreeSet<String>,
+    /// How many form changes in a row (`local-after-change`) were each made on the page
+    /// the one before led to: 1 after a task blocked, 2 once time is logged on it.
+    chain: u32,
+    /// The path of the page the latest form change led to.
+    chain_end: Option<String>,
+    /// Action keys whose click showed a form that posts (a "Log time" opening its
+    /// dialog), for `local-after-change`: a way to a second change.
+    openers: HashSet<String>,
     /// The kinds of page (up to [`NAVIGATION_SPREAD`]) each action and form key was
     /// offered on (`local-after-change`, `setting-tours`).
     spread: HashMap<String, Vec<String>>,
@@ -566,13 +578,36 @@ impl Explorer {
             if candidates.iter().any(|c| !taken.contains(&c.key)) {
                 candidates.retain(|c| !taken.contains(&c.key));
             }
+            let chain = if self
+                .changes
+                .iter()
+                .any(|(c, _)| !c.starts_with(STORED_CHANGE))
+            {
+                self.chain
+            } else {
+                0
+            };
             if setting && local {
                 candidates = views_first(&current.page, candidates);
+            } else if !setting && self.post_answer.as_ref() == Some(&current.page.url) {
+                candidates = confirmations(&current.page, candidates);
+            } else if !setting && local && chain == 1 {
+                candidates = writes_first(&current.page, candidates, &self.openers);
+            } else if !setting && local && chain >= 2 {
+                candidates = links_first(&current.page, candidates);
             }
         }
         let revealed = std::mem::take(&mut self.revealed);
         if !revealed.is_empty() && self.plan.is_empty() {
             candidates = revealed_candidates(&current.page, candidates, &revealed);
+            if self.config.features.local_after_change
+                && self
+                    .changes
+                    .back()
+                    .is_some_and(|(c, _)| !c.starts_with(STORED_CHANGE))
+            {
+                candidates = valid_first(&current.page, candidates);
+            }
         } else if self.config.features.setting_tours
             && tour_now
             && self.plan.is_empty()
@@ -700,13 +735,23 @@ impl Explorer {
         }
         self.moves += 1;
         self.episode_moves += 1;
+        let mut form_change = false;
         if self.tracks_changes() {
             let change = change_label(&current.page, candidate);
             if let Some((form, _)) = &change {
+                let path = url_path(&current.page.url).unwrap_or_default();
+                let now = self.episode_moves;
+                let follows = self.chain_end.as_deref() == Some(path.as_str())
+                    && self
+                        .changes
+                        .iter()
+                        .any(|(c, at)| !c.starts_with(STORED_CHANGE) && now - at < CONTEXT_MOVES);
+                self.chain = if follows { self.chain + 1 } else { 1 };
                 self.change_source = Some(ChangeSource {
                     form: form.clone(),
-                    path: url_path(&current.page.url).unwrap_or_default(),
+                    path,
                 });
+                form_change = true;
             }
             self.note_change(change.map(|(_, label)| label));
         }
@@ -755,12 +800,17 @@ impl Explorer {
             // the form is met, once in a run.
             if self.tracks_changes() {
                 self.changes.pop_back();
+                self.chain = self.chain.saturating_sub(1);
             }
+            form_change = false;
             let again = self.resolved.entry(signature.clone()).or_insert(0);
             if *again < MAX_RESESSIONS && self.solved.contains_key(&signature) {
                 *again += 1;
                 self.solved.remove(&signature);
             }
+        }
+        if form_change {
+            self.chain_end = url_path(&next.page.url);
         }
         let new_elements = next.keys.difference(&current.keys).count();
         // A click that opened something on the page (not a new page), and is still
@@ -776,6 +826,18 @@ impl Explorer {
             && next.page.url == current.page.url
         {
             self.revealed = next.keys.difference(&current.keys).cloned().collect();
+            let shows_form = next.page.forms.iter().any(|f| {
+                f.method.as_deref() == Some("post")
+                    && f.submit.as_ref().is_some_and(|s| {
+                        next.page.actions.iter().any(|a| {
+                            a.target.backend_node_id == s.backend_node_id
+                                && self.revealed.contains(&a.key.0)
+                        })
+                    })
+            });
+            if shows_form && let Some(a) = current.page.actions.get(i) {
+                self.openers.insert(a.key.0.clone());
+            }
         }
         self.note_transition(current.state, Some(next.state), &move_steps)?;
         self.edge_steps

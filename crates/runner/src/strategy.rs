@@ -2,7 +2,7 @@
 //! the denied ones) and, with the form macro, one action per form and value variant.
 //! Also the `random` baseline's choice, and how a chosen move becomes user actions.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use curio_browser::UserAction;
 use curio_forms::{FieldValue, FormFill, FormFiller, Variant};
@@ -472,11 +472,94 @@ pub(crate) fn views_first(page: &Page, candidates: Vec<Candidate>) -> Vec<Candid
             .is_some_and(|a| a.kind == ActionKind::Click && a.role == "tab"),
         _ => false,
     };
-    if candidates.iter().any(tab) {
-        candidates.into_iter().filter(tab).collect()
+    prefer(candidates, tab)
+}
+
+/// With `local-after-change`, on the page that answered a change just posted: of
+/// `candidates`, the clicks on the submit button of a form that posts values the page
+/// holds but shows no field for (hidden ones only): the page asks to confirm what was
+/// posted (a review's "Confirm change"), and a change reviewed but never confirmed was
+/// never made. All of `candidates` when none is.
+pub(crate) fn confirmations(page: &Page, candidates: Vec<Candidate>) -> Vec<Candidate> {
+    let confirms = |c: &Candidate| match c.kind {
+        Move::Single(i) => page.actions.get(i).is_some_and(|a| {
+            a.kind == ActionKind::Click
+                && page.forms.iter().any(|f| {
+                    f.fields.is_empty()
+                        && posts(f)
+                        && f.submit
+                            .as_ref()
+                            .is_some_and(|s| s.backend_node_id == a.target.backend_node_id)
+                })
+        }),
+        _ => false,
+    };
+    prefer(candidates, confirms)
+}
+
+/// The `candidates` that `keep` holds to, or all of them when none does.
+fn prefer(candidates: Vec<Candidate>, keep: impl Fn(&Candidate) -> bool) -> Vec<Candidate> {
+    if candidates.iter().any(&keep) {
+        candidates.into_iter().filter(keep).collect()
     } else {
         candidates
     }
+}
+
+/// Whether `form` sends what it holds to be kept (a POST): a change, not a search.
+fn posts(form: &Form) -> bool {
+    form.method.as_deref() == Some("post")
+}
+
+/// Whether `candidate` is a valid fill of a form that posts, submitted.
+fn valid_post(page: &Page, candidate: &Candidate) -> bool {
+    match &candidate.kind {
+        Move::Form { form, fill } => {
+            fill.broken.is_none() && page.forms.get(*form).is_some_and(posts)
+        }
+        _ => false,
+    }
+}
+
+/// With `local-after-change`, right after the first form change of the moves it
+/// shapes: of `candidates`, the ones that make a second change where the first was
+/// made: a valid fill of another form that posts, or a click known to show one
+/// (`openers`, action keys: a "Log time" opening its dialog). What one change does to
+/// the next (time logged on a task just blocked, counted apart) is what neither shows
+/// alone. All of `candidates` when none is.
+pub(crate) fn writes_first(
+    page: &Page,
+    candidates: Vec<Candidate>,
+    openers: &HashSet<String>,
+) -> Vec<Candidate> {
+    let writes = |c: &Candidate| {
+        valid_post(page, c)
+            || matches!(c.kind, Move::Single(i) if page.actions.get(i).is_some_and(|a| {
+                a.kind == ActionKind::Click && openers.contains(&a.key.0)
+            }))
+    };
+    prefer(candidates, writes)
+}
+
+/// With `local-after-change`, once two form changes shape the moves: of `candidates`,
+/// the links, which show what the changes made together (the task's time report, the
+/// project's export). All of `candidates` when none is.
+pub(crate) fn links_first(page: &Page, candidates: Vec<Candidate>) -> Vec<Candidate> {
+    let link = |c: &Candidate| match c.kind {
+        Move::Single(i) => page
+            .actions
+            .get(i)
+            .is_some_and(|a| a.kind == ActionKind::Click && a.href.is_some()),
+        _ => false,
+    };
+    prefer(candidates, link)
+}
+
+/// With `follow-reveals`, in what a click showed right after a form change: of
+/// `candidates`, the valid fills of a form that posts (the dialog "Log time" opened,
+/// filled to be saved: a second change). All of `candidates` when none is.
+pub(crate) fn valid_first(page: &Page, candidates: Vec<Candidate>) -> Vec<Candidate> {
+    prefer(candidates, |c| valid_post(page, c))
 }
 
 /// The kind of page at `url`: its path with numbers generalised, without the query.
@@ -514,11 +597,7 @@ pub(crate) fn tour_candidates(
         }),
         _ => false,
     };
-    if candidates.iter().any(leads) {
-        candidates.into_iter().filter(leads).collect()
-    } else {
-        candidates
-    }
+    prefer(candidates, leads)
 }
 
 /// With `follow-reveals`: of `candidates`, the ones on elements `revealed` by the move
@@ -545,11 +624,7 @@ pub(crate) fn revealed_candidates(
             .and_then(|f| f.submit.as_ref())
             .is_some_and(|s| shown(s.backend_node_id)),
     };
-    if candidates.iter().any(on_revealed) {
-        candidates.into_iter().filter(on_revealed).collect()
-    } else {
-        candidates
-    }
+    prefer(candidates, on_revealed)
 }
 
 /// The `random` baseline: one candidate uniformly at random.

@@ -82,6 +82,15 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/plan", get(plan))
         .route("/t/plan/review", axum::routing::post(plan_review))
         .route("/t/plan/confirm", axum::routing::post(plan_confirm))
+        .route("/t/upgrade", get(upgrade))
+        .route("/t/upgrade/review", axum::routing::post(upgrade_review))
+        .route("/t/upgrade/confirm", axum::routing::post(upgrade_confirm))
+        .route("/t/upgrade/{topic}", get(upgrade_topic))
+        .route("/t/ticket", get(ticket))
+        .route("/t/ticket/edit", get(ticket_edit).post(ticket_save))
+        .route("/t/ticket/time", axum::routing::post(ticket_time))
+        .route("/t/ticket/comment", axum::routing::post(ticket_comment))
+        .route("/t/ticket/report", get(ticket_report))
         .route("/t/popover", get(popover))
         .route("/t/feed", get(feed))
         .route("/t/feed/{n}", get(feed_item))
@@ -120,7 +129,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 45] = [
+const PAGES: [&str; 47] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -166,6 +175,8 @@ const PAGES: [&str; 45] = [
     "/t/shelf",
     "/t/clock",
     "/t/stock",
+    "/t/upgrade",
+    "/t/ticket",
 ];
 
 async fn index() -> Html<String> {
@@ -1056,6 +1067,207 @@ async fn plan_confirm(Form(fields): Form<Vec<(String, String)>>) -> Response {
         r#"<p>Your plan was changed.</p><p><a href="/t/plan">Plans</a></p>"#,
     )
     .into_response()
+}
+
+/// A plan change reviewed before it is made, whose review page also links to two pages
+/// of its own besides "Back": the change is only made by its Confirm.
+async fn upgrade() -> Html<String> {
+    page(
+        "Upgrade",
+        &PLAN_FORM
+            .replace("/t/plan/review", "/t/upgrade/review")
+            .replace("/t/plan", "/t/upgrade"),
+    )
+}
+
+async fn upgrade_review(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
+    let get = |name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(String::new(), |(_, v)| escape(v))
+    };
+    let (plan, cycle) = (get("plan"), get("cycle"));
+    page(
+        "Review the upgrade",
+        &format!(
+            r#"<p>New plan: {plan}, billed {cycle}.</p>
+<form method="post" action="/t/upgrade/confirm">
+<input type="hidden" name="plan" value="{plan}"><input type="hidden" name="cycle" value="{cycle}">
+<button type="submit">Confirm</button>
+</form>
+<p><a href="/t/upgrade/details">Plan details</a> · <a href="/t/upgrade/terms">Terms</a> · <a href="/t/upgrade">Back to plans</a></p>"#
+        ),
+    )
+}
+
+async fn upgrade_confirm(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
+    let plan = fields
+        .iter()
+        .find(|(n, _)| n == "plan")
+        .map_or(String::new(), |(_, v)| escape(v));
+    page(
+        "Upgraded",
+        &format!(r#"<p>You are now on {plan}.</p><p><a href="/t/upgrade">Plans</a></p>"#),
+    )
+}
+
+async fn upgrade_topic(Path(topic): Path<String>) -> Html<String> {
+    page(
+        "Upgrade",
+        &format!(
+            r#"<p>About plans: {}.</p><p><a href="/t/upgrade">Plans</a></p>"#,
+            escape(&topic)
+        ),
+    )
+}
+
+/// A ticket whose state travels in its address: its status, and the hours logged
+/// while it was blocked (`late`).
+struct Ticket {
+    status: &'static str,
+    late: u32,
+}
+
+impl Ticket {
+    fn from(fields: &[(String, String)]) -> Ticket {
+        let get = |name: &str| {
+            fields
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str())
+        };
+        Ticket {
+            status: match get("status") {
+                Some("blocked") => "blocked",
+                Some("done") => "done",
+                _ => "open",
+            },
+            late: get("late").and_then(|v| v.parse().ok()).unwrap_or(0),
+        }
+    }
+
+    fn query(&self) -> String {
+        format!("status={}&late={}", self.status, self.late)
+    }
+
+    fn hidden(&self) -> String {
+        format!(
+            r#"<input type="hidden" name="status" value="{}"><input type="hidden" name="late" value="{}">"#,
+            self.status, self.late
+        )
+    }
+}
+
+/// A ticket page: "Edit ticket" (status, title), "Log time" (a dialog), a comment
+/// form, a watch toggle, tabs, and its "Time report", which has no colour for time
+/// logged while the ticket was blocked and logs a console error: three changes and a
+/// look, in that order.
+async fn ticket(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    ticket_page(&Ticket::from(&query), None)
+}
+
+/// The ticket page, with `problem` the hours refused: the dialog shown with it.
+fn ticket_page(t: &Ticket, problem: Option<&str>) -> Html<String> {
+    let (q, hidden) = (t.query(), t.hidden());
+    let (shown, problem) = match problem {
+        Some(p) => ("", format!(r#"<p role="alert">{p}</p>"#)),
+        None => (" hidden", String::new()),
+    };
+    page(
+        "Ticket",
+        &format!(
+            r#"<p>Status: {status}</p>
+<p><a href="/t/ticket/edit?{q}">Edit ticket</a> <a href="/t/ticket/report?{q}">Time report</a></p>
+<p><button type="button" id="watch">Watch</button> <button type="button" id="open-log">Log time</button></p>
+<div role="tablist"><button type="button" role="tab" aria-selected="true">Comments</button> <button type="button" role="tab" aria-selected="false">History</button></div>
+<form method="post" action="/t/ticket/comment">{hidden}
+<label for="body">Comment</label> <textarea id="body" name="body"></textarea>
+<button type="submit">Post comment</button>
+</form>
+<div id="log"{shown}><form method="post" action="/t/ticket/time">{hidden}{problem}
+<label for="hours">Hours</label> <input id="hours" name="hours" type="text" inputmode="decimal">
+<button type="submit">Save entry</button> <button type="button" id="close-log">Close</button>
+</form></div>
+<script>
+document.getElementById('open-log').onclick = function () {{ document.getElementById('log').hidden = false; }};
+document.getElementById('close-log').onclick = function () {{ document.getElementById('log').hidden = true; }};
+var watch = document.getElementById('watch');
+watch.onclick = function () {{ watch.textContent = watch.textContent === 'Watch' ? 'Unwatch' : 'Watch'; }};
+document.querySelectorAll('[role=tab]').forEach(function (tab) {{
+  tab.onclick = function () {{
+    document.querySelectorAll('[role=tab]').forEach(function (t) {{ t.setAttribute('aria-selected', t === tab ? 'true' : 'false'); }});
+  }};
+}});
+</script>"#,
+            status = t.status
+        ),
+    )
+}
+
+async fn ticket_edit(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    let t = Ticket::from(&query);
+    let options: String = ["open", "blocked", "done"]
+        .iter()
+        .map(|s| {
+            let selected = if *s == t.status { " selected" } else { "" };
+            format!(r#"<option value="{s}"{selected}>{s}</option>"#)
+        })
+        .collect();
+    page(
+        "Edit ticket",
+        &format!(
+            r#"<form method="post" action="/t/ticket/edit"><input type="hidden" name="late" value="{late}">
+<label for="title">Title</label> <input id="title" name="title" required>
+<label for="status">Status</label> <select id="status" name="status">{options}</select>
+<button type="submit">Save changes</button>
+</form>
+<p><a href="/t/ticket?{q}">Back to the ticket</a></p>"#,
+            late = t.late,
+            q = t.query()
+        ),
+    )
+}
+
+async fn ticket_save(Form(fields): Form<Vec<(String, String)>>) -> Redirect {
+    let t = Ticket::from(&fields);
+    Redirect::to(&format!("/t/ticket?saved=1&{}", t.query()))
+}
+
+async fn ticket_time(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let mut t = Ticket::from(&fields);
+    let hours = fields
+        .iter()
+        .find(|(k, _)| k == "hours")
+        .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+        .filter(|h| (0.25..=24.0).contains(h));
+    if hours.is_none() {
+        return ticket_page(&t, Some("Enter hours between 0.25 and 24.")).into_response();
+    }
+    if t.status == "blocked" {
+        t.late += 1;
+    }
+    Redirect::to(&format!("/t/ticket?logged=1&{}", t.query())).into_response()
+}
+
+async fn ticket_comment(Form(fields): Form<Vec<(String, String)>>) -> Redirect {
+    Redirect::to(&format!("/t/ticket?{}", Ticket::from(&fields).query()))
+}
+
+async fn ticket_report(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    let t = Ticket::from(&query);
+    let script = if t.late > 0 {
+        "<script>console.error('time report: no colour for blocked time');</script>"
+    } else {
+        ""
+    };
+    page(
+        "Time report",
+        &format!(
+            r#"<p>Time logged on the ticket.</p>{script}<p><a href="/t/ticket?{}">Back to the ticket</a></p>"#,
+            t.query()
+        ),
+    )
 }
 
 /// Twelve buttons and a "Filters" button whose popover closes at any other click; a
