@@ -437,6 +437,38 @@ async fn a_change_made_on_a_change_is_looked_at() {
     testbed.shutdown().await;
 }
 
+/// A project form that the server saves whatever its name and budget hold: a fill
+/// meant to be refused (an empty name, a budget past its maximum) that was taken is a
+/// change too, and the project page it led to is looked at rather than left for the
+/// form again; the export of an archived project is a 500.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_invalid_fill_the_server_took_is_a_change() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/plot");
+    let (record, log) = explore_seed_2(&url, "80", &["--disable", "form-sessions"]).await;
+    let saves = record
+        .steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.result_url.contains("saved=1") && s.step.kind == StepKind::Click)
+        .map(|(i, _)| i)
+        .collect::<Vec<_>>();
+    assert!(saves.len() >= 4, "{} saves: {log}", saves.len());
+    for i in saves {
+        let Some(next) = record.steps.get(i + 1) else {
+            continue;
+        };
+        assert!(
+            !next.step.locator.contains("Edit project"),
+            "step {} went back to the form after a save: {log}",
+            next.index
+        );
+    }
+    let crash = finding(&record, "500");
+    assert_eq!(crash.reproduced, Some(true), "{:?}\n{log}", crash.trace);
+    testbed.shutdown().await;
+}
+
 /// A popover opened by "Filters" closes at the next click elsewhere, among twelve other
 /// buttons: what a click revealed is used next (`follow-reveals`), so its status
 /// select is chosen, and throws.

@@ -736,24 +736,23 @@ impl Explorer {
         self.moves += 1;
         self.episode_moves += 1;
         let mut form_change = false;
+        // An invalid fill's change, made if the server took it: its form not shown again.
+        let mut unsure = None;
         if self.tracks_changes() {
             let change = change_label(&current.page, candidate);
-            if let Some((form, _)) = &change {
-                let path = url_path(&current.page.url).unwrap_or_default();
-                let now = self.episode_moves;
-                let follows = self.chain_end.as_deref() == Some(path.as_str())
-                    && self
-                        .changes
-                        .iter()
-                        .any(|(c, at)| !c.starts_with(STORED_CHANGE) && now - at < CONTEXT_MOVES);
-                self.chain = if follows { self.chain + 1 } else { 1 };
-                self.change_source = Some(ChangeSource {
-                    form: form.clone(),
-                    path,
-                });
+            let sure = match change {
+                Some((form, label, true)) => Some((form, label)),
+                Some((form, label, false)) => {
+                    unsure = Some((form, label));
+                    None
+                }
+                None => None,
+            };
+            if let Some((form, _)) = &sure {
+                self.begin_change(form, &current.page.url);
                 form_change = true;
             }
-            self.note_change(change.map(|(_, label)| label));
+            self.note_change(sure.map(|(_, label)| label));
         }
         if self.episode_moves >= self.config.episode_steps || crashed || leave {
             self.need_reset = true;
@@ -808,6 +807,13 @@ impl Explorer {
                 *again += 1;
                 self.solved.remove(&signature);
             }
+        }
+        if let Some((form, label)) = unsure
+            && !next.page.forms.iter().any(|f| form_signature(f) == form)
+        {
+            self.begin_change(&form, &current.page.url);
+            self.remember_change(label);
+            form_change = true;
         }
         if form_change {
             self.chain_end = url_path(&next.page.url);
@@ -929,6 +935,23 @@ impl Explorer {
         if let Some(change) = change {
             self.remember_change(change);
         }
+    }
+
+    /// Notes that the latest move made a form change with the form of `signature` on the
+    /// page at `url`: where it was made, and how far the chain of changes goes.
+    fn begin_change(&mut self, signature: &str, url: &str) {
+        let path = url_path(url).unwrap_or_default();
+        let now = self.episode_moves;
+        let follows = self.chain_end.as_deref() == Some(path.as_str())
+            && self
+                .changes
+                .iter()
+                .any(|(c, at)| !c.starts_with(STORED_CHANGE) && now - at < CONTEXT_MOVES);
+        self.chain = if follows { self.chain + 1 } else { 1 };
+        self.change_source = Some(ChangeSource {
+            form: signature.to_string(),
+            path,
+        });
     }
 
     /// Remembers `change`, made by the latest move, keeping the latest

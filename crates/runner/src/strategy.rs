@@ -268,16 +268,14 @@ fn fresh_choices(form: &Form, fill: &FormFill, filler: &dyn FormFiller) -> Optio
 
 /// What a move changes in the app, for `change-contexts`: a form submitted, by its macro
 /// or its submit button, named by the form and the choices it was sent with
-/// (`form:K|blocked,alex`), with the form's signature; `None` for other moves and for invalid
-/// variants.
-pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<(String, String)> {
-    let (form, choices) = match &candidate.kind {
+/// (`form:K|blocked,alex`), with the form's signature, and whether the change is sure:
+/// not for an invalid variant, a change only when the server took it (an "invalid"
+/// budget a project is saved with, archived); `None` for other moves.
+pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<(String, String, bool)> {
+    let (form, choices, sure) = match &candidate.kind {
         Move::Form { form, fill } => {
-            if fill.broken.is_some() {
-                return None;
-            }
             let form = page.forms.get(*form)?;
-            (form, joined(&choices(form, fill)))
+            (form, joined(&choices(form, fill)), fill.broken.is_none())
         }
         Move::Single(i) => {
             let action = page.actions.get(*i)?;
@@ -286,13 +284,14 @@ pub(crate) fn change_label(page: &Page, candidate: &Candidate) -> Option<(String
                     .as_ref()
                     .is_some_and(|s| s.backend_node_id == action.target.backend_node_id)
             })?;
-            (form, current_choices(form))
+            (form, current_choices(form), true)
         }
         Move::Choose { .. } | Move::Press { .. } => return None,
     };
     Some((
         form_signature(form),
         format!("form:{}|{choices}", form.key.0),
+        sure,
     ))
 }
 

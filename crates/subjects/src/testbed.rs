@@ -103,6 +103,10 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/desk/edit", get(desk_edit).post(desk_save))
         .route("/t/desk/export", get(desk_export))
         .route("/t/desk/{section}", get(desk_section))
+        .route("/t/plot", get(plot))
+        .route("/t/plot/edit", get(plot_edit).post(plot_save))
+        .route("/t/plot/export", get(plot_export))
+        .route("/t/plot/{section}", get(plot_section))
         .route("/t/shelf", get(shelf))
         .route("/t/shelf/{section}", get(shelf_section))
         .route("/t/clock", get(clock))
@@ -129,7 +133,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 47] = [
+const PAGES: [&str; 48] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -177,6 +181,7 @@ const PAGES: [&str; 47] = [
     "/t/stock",
     "/t/upgrade",
     "/t/ticket",
+    "/t/plot",
 ];
 
 async fn index() -> Html<String> {
@@ -1453,6 +1458,71 @@ async fn desk_export(Query(query): Query<Vec<(String, String)>>) -> Response {
             .into_response();
     }
     desk_page("Export", "<p>Your export is ready.</p>").into_response()
+}
+
+/// As `/t/desk`, with a project form of a name and a budget besides the status, which
+/// the server saves whatever they hold: a fill meant to be refused saves the status it
+/// was sent with too.
+async fn plot(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    let status = desk_status(&query);
+    plot_page(
+        "Project",
+        &format!(
+            r#"<p>Status: {status}</p>
+<p><a href="/t/plot/edit?status={status}">Edit project</a> <a href="/t/plot/export?status={status}">Export</a></p>"#
+        ),
+    )
+}
+
+const PLOT_SECTIONS: [&str; 3] = ["inbox", "files", "help"];
+
+fn plot_page(title: &str, body: &str) -> Html<String> {
+    sections_page(title, body, ("/t/plot", "Project"), &PLOT_SECTIONS)
+}
+
+async fn plot_export(Query(query): Query<Vec<(String, String)>>) -> Response {
+    if desk_status(&query) == "archived" {
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            page("Error", "<p>cannot export an archived project</p>"),
+        )
+            .into_response();
+    }
+    plot_page("Export", "<p>Your export is ready.</p>").into_response()
+}
+
+async fn plot_section(Path(section): Path<String>) -> Response {
+    if let Some(missing) = missing_section(&PLOT_SECTIONS, &section) {
+        return missing;
+    }
+    plot_page(&section, "<p>Nothing here yet.</p>").into_response()
+}
+
+async fn plot_edit(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    let status = desk_status(&query);
+    let options: String = ["active", "on_hold", "archived"]
+        .iter()
+        .map(|s| {
+            let selected = if *s == status { " selected" } else { "" };
+            format!(r#"<option value="{s}"{selected}>{s}</option>"#)
+        })
+        .collect();
+    plot_page(
+        "Edit project",
+        &format!(
+            r#"<form method="post" action="/t/plot/edit">
+<label for="name">Project name</label> <input id="name" name="name" required maxlength="40" value="Website">
+<label for="budget">Budget in hours</label> <input id="budget" name="budget" type="number" min="1" max="100" value="10">
+<label for="status">Status</label> <select id="status" name="status">{options}</select>
+<button type="submit">Save</button>
+</form>"#
+        ),
+    )
+}
+
+async fn plot_save(Form(fields): Form<Vec<(String, String)>>) -> Redirect {
+    let status = desk_status(&fields);
+    Redirect::to(&format!("/t/plot?saved=1&status={status}"))
 }
 
 /// The saved preferences of `/t/prefs`: whether email and text messages are ticked.
