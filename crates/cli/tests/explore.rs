@@ -541,6 +541,20 @@ async fn under_a_new_setting_the_sections_not_seen_under_it_come_first() {
     testbed.shutdown().await;
 }
 
+/// A theme kept in the browser, one select among eight moves of the page's own; the
+/// charts have no palette for the last of its eight themes. Once a choice of it is
+/// seen to store a setting, its themes not yet chosen come first where it is offered,
+/// each a setting to tour the sections under, and the charts throw.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_value_of_a_setting_is_chosen_in_turn() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/display");
+    let (record, log) = explore_seed_1(&url, "120", &["--disable", "form-sessions"]).await;
+    let thrown = finding(&record, "reading 'palette'");
+    assert_eq!(thrown.reproduced, Some(true), "{:?}\n{log}", thrown.trace);
+    testbed.shutdown().await;
+}
+
 /// /t/shelf: a filter kept for the browser tab and a board among eleven links found on
 /// every page of the app; "Archived" in the filters, then the board, throws. Leaning to
 /// the page's own tabs, toggle and filter over the navigation gets there within 30

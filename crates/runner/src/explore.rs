@@ -29,9 +29,9 @@ use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{
     Candidate, ChangeSource, Move, candidates, change_label, confirmations, form_spread_key,
-    links_first, local_candidates, local_weights, note_used, page_kind, plan_move, random_index,
-    revealed_candidates, submits, tour_candidates, url_path, valid_first, views_first,
-    writes_first,
+    fresh_settings, links_first, local_candidates, local_weights, note_used, page_kind, plan_move,
+    random_index, revealed_candidates, submits, tour_candidates, url_path, valid_first,
+    views_first, writes_first,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -48,6 +48,11 @@ const MAX_RESESSIONS: u32 = 1;
 /// Export, a blocked task's "Log time" then its time report, a new project's "New task"
 /// form then the new task's report.
 const CONTEXT_CHANGES: usize = 2;
+
+/// With `setting-tours`, a setting's value not yet chosen comes first only while the
+/// episode has this many moves left for its tour: the next episode's fresh tab forgets
+/// it, and a value chosen is no longer new.
+const SETTING_ROOM: u32 = 20;
 const CONTEXT_MOVES: u32 = 4;
 
 /// With `local-after-change`: an action (or form) offered on at least this many kinds of
@@ -236,6 +241,7 @@ pub async fn explore(
         openers: HashSet::new(),
         chain: 0,
         chain_end: None,
+        setters: HashSet::new(),
         spread: HashMap::new(),
         setups: HashMap::new(),
         post_answer: None,
@@ -384,6 +390,9 @@ struct Explorer {
     change_source: Option<ChangeSource>,
     /// The action keys the last move showed on the same page (`follow-reveals`).
     revealed: BTreeSet<String>,
+    /// Action keys of selects whose choice changed what the tab stores (`setting-tours`):
+    /// settings, whose values not yet chosen come first where they are offered.
+    setters: HashSet<String>,
     /// How many form changes in a row (`local-after-change`) were each made on the page
     /// the one before led to: 1 after a task blocked, 2 once time is logged on it.
     chain: u32,
@@ -622,6 +631,13 @@ impl Explorer {
             };
             candidates = tour_candidates(&current.page, candidates, navigation, unseen);
         }
+        if self.config.features.setting_tours
+            && self.plan.is_empty()
+            && !self.setters.is_empty()
+            && self.episode_moves + SETTING_ROOM <= self.config.episode_steps
+        {
+            candidates = fresh_settings(&current.page, candidates, &self.setters);
+        }
         let Some(index) = self.choose(&current, &candidates) else {
             self.need_reset = true;
             return Ok(());
@@ -775,6 +791,11 @@ impl Explorer {
         };
         if self.stored != stored_before {
             self.note_setting(&reach, &move_steps);
+            if let Move::Choose { action, .. } = candidate.kind
+                && let Some(a) = current.page.actions.get(action)
+            {
+                self.setters.insert(a.key.0.clone());
+            }
             self.setting_control = match candidate.kind {
                 Move::Single(i) => current
                     .page
@@ -1798,6 +1819,37 @@ mod tests {
         );
         let no_tabs = vec![single(0), single(2)];
         assert_eq!(keys(views_first(&page, no_tabs)), ["single0", "single2"]);
+    }
+
+    /// What a click revealed is used next, not closed or cleared: a popover's "Clear
+    /// filters" and "Close" are left out while anything else it showed is there.
+    #[test]
+    fn what_was_revealed_is_used_not_dismissed() {
+        use curio_page::ActionKind;
+        let mut page = page_with_fields("http://a.test/projects/1", "form#f", &["name"]);
+        let field = page.forms[0].fields[0].clone();
+        let button = |text: &str| {
+            let mut a = action_on(&field, ActionKind::Click, "button", None);
+            a.key = curio_page::ElementKey(text.into());
+            a.text = text.into();
+            a
+        };
+        page.actions = vec![
+            button("Clear filters"),
+            button("Only mine"),
+            button("Close"),
+            button("Elsewhere"),
+        ];
+        let revealed: BTreeSet<String> = ["Clear filters", "Only mine", "Close"]
+            .iter()
+            .map(|k| k.to_string())
+            .collect();
+        let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
+        let all: Vec<Candidate> = (0..4).map(single).collect();
+        assert_eq!(
+            keys(revealed_candidates(&page, all, &revealed)),
+            ["single1"]
+        );
     }
 
     #[test]

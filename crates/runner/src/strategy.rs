@@ -164,15 +164,17 @@ fn other_buttons(page: &Page, form: &Form, allowed: &dyn Fn(&Action) -> bool) ->
                 && Some(a.target.backend_node_id) != submit
                 && allowed(a)
         })
-        .filter(|(_, a)| {
-            let text = a.text.to_lowercase();
-            !text.is_empty()
-                && !text
-                    .split(|c: char| !c.is_alphanumeric() && c != '×')
-                    .any(|w| DISCARDING.contains(&w))
-        })
+        .filter(|(_, a)| !a.text.is_empty() && !discards(&a.text))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Whether a button's `text` says it throws away what was typed or opened ("Cancel",
+/// "Clear filters", "×").
+fn discards(text: &str) -> bool {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric() && c != '×')
+        .any(|w| DISCARDING.contains(&w))
 }
 
 /// The form's key as its press macros count it: their rounds of choices (for checkboxes:
@@ -561,6 +563,25 @@ pub(crate) fn valid_first(page: &Page, candidates: Vec<Candidate>) -> Vec<Candid
     prefer(candidates, |c| valid_post(page, c))
 }
 
+/// With `setting-tours`: of `candidates`, the choices of an option never chosen in a
+/// select known to store a setting (`setters`, action keys: a display timezone, a
+/// list's status filter): each value is a setting of its own to see the app under, and
+/// such a select is one move among a page's many. All of `candidates` when none is.
+pub(crate) fn fresh_settings(
+    page: &Page,
+    candidates: Vec<Candidate>,
+    setters: &HashSet<String>,
+) -> Vec<Candidate> {
+    let fresh = |c: &Candidate| match &c.kind {
+        Move::Choose { action, .. } => page
+            .actions
+            .get(*action)
+            .is_some_and(|a| setters.contains(&a.key.0) && c.key != a.key.0),
+        _ => false,
+    };
+    prefer(candidates, fresh)
+}
+
 /// The kind of page at `url`: its path with numbers generalised, without the query.
 pub(crate) fn page_kind(url: &str) -> String {
     let how = UrlNormalization {
@@ -613,7 +634,12 @@ pub(crate) fn revealed_candidates(
             .any(|a| a.target.backend_node_id == node && revealed.contains(&a.key.0))
     };
     let on_revealed = |c: &Candidate| match &c.kind {
-        Move::Single(i) | Move::Choose { action: i, .. } | Move::Press { action: i, .. } => page
+        // What was opened is to be used, not closed or cleared again.
+        Move::Single(i) => page
+            .actions
+            .get(*i)
+            .is_some_and(|a| revealed.contains(&a.key.0) && !discards(&a.text)),
+        Move::Choose { action: i, .. } | Move::Press { action: i, .. } => page
             .actions
             .get(*i)
             .is_some_and(|a| revealed.contains(&a.key.0)),

@@ -103,6 +103,8 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/desk/edit", get(desk_edit).post(desk_save))
         .route("/t/desk/export", get(desk_export))
         .route("/t/desk/{section}", get(desk_section))
+        .route("/t/display", get(display).post(display_save))
+        .route("/t/display/{section}", get(display_section))
         .route("/t/plot", get(plot))
         .route("/t/plot/edit", get(plot_edit).post(plot_save))
         .route("/t/plot/export", get(plot_export))
@@ -133,7 +135,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 48] = [
+const PAGES: [&str; 49] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -182,6 +184,7 @@ const PAGES: [&str; 48] = [
     "/t/upgrade",
     "/t/ticket",
     "/t/plot",
+    "/t/display",
 ];
 
 async fn index() -> Html<String> {
@@ -1212,13 +1215,7 @@ document.querySelectorAll('[role=tab]').forEach(function (tab) {{
 
 async fn ticket_edit(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
     let t = Ticket::from(&query);
-    let options: String = ["open", "blocked", "done"]
-        .iter()
-        .map(|s| {
-            let selected = if *s == t.status { " selected" } else { "" };
-            format!(r#"<option value="{s}"{selected}>{s}</option>"#)
-        })
-        .collect();
+    let options = status_options(&["open", "blocked", "done"], t.status);
     page(
         "Edit ticket",
         &format!(
@@ -1424,15 +1421,20 @@ async fn desk_section(Path(section): Path<String>) -> Response {
     desk_page(&section, "<p>Nothing here yet.</p>").into_response()
 }
 
-async fn desk_edit(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
-    let status = desk_status(&query);
-    let options: String = ["active", "on_hold", "archived"]
+/// The `<option>`s of `statuses`, with `current` selected.
+fn status_options(statuses: &[&str], current: &str) -> String {
+    statuses
         .iter()
         .map(|s| {
-            let selected = if *s == status { " selected" } else { "" };
+            let selected = if *s == current { " selected" } else { "" };
             format!(r#"<option value="{s}"{selected}>{s}</option>"#)
         })
-        .collect();
+        .collect()
+}
+
+async fn desk_edit(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    let status = desk_status(&query);
+    let options = status_options(&["active", "on_hold", "archived"], status);
     desk_page(
         "Edit project",
         &format!(
@@ -1450,14 +1452,20 @@ async fn desk_save(Form(fields): Form<Vec<(String, String)>>) -> Redirect {
 }
 
 async fn desk_export(Query(query): Query<Vec<(String, String)>>) -> Response {
-    if desk_status(&query) == "archived" {
+    export(&query, desk_page)
+}
+
+/// An export of the project whose status `query` holds, on a page of `layout`: a 500
+/// for an archived one.
+fn export(query: &[(String, String)], layout: fn(&str, &str) -> Html<String>) -> Response {
+    if desk_status(query) == "archived" {
         return (
             StatusCode::INTERNAL_SERVER_ERROR,
             page("Error", "<p>cannot export an archived project</p>"),
         )
             .into_response();
     }
-    desk_page("Export", "<p>Your export is ready.</p>").into_response()
+    layout("Export", "<p>Your export is ready.</p>").into_response()
 }
 
 /// As `/t/desk`, with a project form of a name and a budget besides the status, which
@@ -1481,14 +1489,7 @@ fn plot_page(title: &str, body: &str) -> Html<String> {
 }
 
 async fn plot_export(Query(query): Query<Vec<(String, String)>>) -> Response {
-    if desk_status(&query) == "archived" {
-        return (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            page("Error", "<p>cannot export an archived project</p>"),
-        )
-            .into_response();
-    }
-    plot_page("Export", "<p>Your export is ready.</p>").into_response()
+    export(&query, plot_page)
 }
 
 async fn plot_section(Path(section): Path<String>) -> Response {
@@ -1500,13 +1501,7 @@ async fn plot_section(Path(section): Path<String>) -> Response {
 
 async fn plot_edit(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
     let status = desk_status(&query);
-    let options: String = ["active", "on_hold", "archived"]
-        .iter()
-        .map(|s| {
-            let selected = if *s == status { " selected" } else { "" };
-            format!(r#"<option value="{s}"{selected}>{s}</option>"#)
-        })
-        .collect();
+    let options = status_options(&["active", "on_hold", "archived"], status);
     plot_page(
         "Edit project",
         &format!(
@@ -1637,6 +1632,74 @@ document.getElementById('zone-name').textContent = zones[localStorage.getItem('t
         ""
     };
     zones_page(&section, &format!("{panels}{script}")).into_response()
+}
+
+/// The sections of `/t/display`, each linked from every page of it.
+const DISPLAY_SECTIONS: [&str; 4] = ["inbox", "files", "charts", "help"];
+
+/// The themes of `/t/display`; the charts have no palette for the last one.
+const THEMES: [&str; 8] = [
+    "light", "dark", "sepia", "ocean", "forest", "rose", "slate", "contrast",
+];
+
+/// Display settings: a theme kept in the browser (`localStorage`) among eight, a
+/// profile form and six buttons of the page's own. The charts section has no palette
+/// for the "contrast" theme and throws.
+async fn display() -> Html<String> {
+    let options: String = THEMES
+        .iter()
+        .map(|t| format!(r#"<option value="{t}">{t}</option>"#))
+        .collect();
+    let buttons: String = ["Preview", "Compact", "Wide", "Large text", "Animations", "Sounds"]
+        .iter()
+        .map(|b| format!(r#"<button type="button" onclick="this.textContent = this.textContent + ' ✓'">{b}</button> "#))
+        .collect();
+    display_page(
+        "Display",
+        &format!(
+            r#"<form method="post" action="/t/display">
+<label for="name">Your name</label> <input id="name" name="name" required>
+<button type="submit">Save profile</button>
+</form>
+<p>{buttons}</p>
+<label for="theme">Theme</label> <select id="theme">{options}</select>
+<script>
+var theme = document.getElementById('theme');
+theme.value = localStorage.getItem('tb-theme') || 'light';
+theme.addEventListener('change', function () {{ localStorage.setItem('tb-theme', theme.value); }});
+</script>"#
+        ),
+    )
+}
+
+async fn display_save() -> Redirect {
+    Redirect::to("/t/display?saved=1")
+}
+
+fn display_page(title: &str, body: &str) -> Html<String> {
+    sections_page(title, body, ("/t/display", "Display"), &DISPLAY_SECTIONS)
+}
+
+async fn display_section(Path(section): Path<String>) -> Response {
+    if let Some(missing) = missing_section(&DISPLAY_SECTIONS, &section) {
+        return missing;
+    }
+    let script = if section == "charts" {
+        let palettes: String = THEMES[..THEMES.len() - 1]
+            .iter()
+            .map(|t| format!("{t}: {{ palette: '#{}' }}, ", t.len()))
+            .collect();
+        format!(
+            r#"<p id="palette"></p>
+<script>
+var themes = {{ {palettes} }};
+document.getElementById('palette').textContent = themes[localStorage.getItem('tb-theme') || 'light'].palette;
+</script>"#
+        )
+    } else {
+        String::new()
+    };
+    display_page(&section, &format!("<p>The {section}.</p>{script}")).into_response()
 }
 
 /// The sections of `/t/shelf`, each linked from every page of it.
