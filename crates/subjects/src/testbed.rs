@@ -1041,6 +1041,12 @@ const PLAN_FORM: &str = r#"<form method="post" action="/t/plan/review">
 <p><a href="/t/plan">Plans</a></p>"#;
 
 async fn plan_review(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
+    review_page("Review the change", &fields, "/t/plan", "")
+}
+
+/// The review of the plan change in `fields`, under `base` (`base/confirm` makes it),
+/// with `links` of the page's own before "Back to plans".
+fn review_page(title: &str, fields: &[(String, String)], base: &str, links: &str) -> Html<String> {
     let get = |name: &str| {
         fields
             .iter()
@@ -1049,14 +1055,14 @@ async fn plan_review(Form(fields): Form<Vec<(String, String)>>) -> Html<String> 
     };
     let (plan, cycle) = (get("plan"), get("cycle"));
     page(
-        "Review the change",
+        title,
         &format!(
             r#"<p>New plan: {plan}, billed {cycle}.</p>
-<form method="post" action="/t/plan/confirm">
+<form method="post" action="{base}/confirm">
 <input type="hidden" name="plan" value="{plan}"><input type="hidden" name="cycle" value="{cycle}">
 <button type="submit">Confirm</button>
 </form>
-<p><a href="/t/plan">Back to plans</a></p>"#
+<p>{links}<a href="{base}">Back to plans</a></p>"#
         ),
     )
 }
@@ -1089,23 +1095,11 @@ async fn upgrade() -> Html<String> {
 }
 
 async fn upgrade_review(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
-    let get = |name: &str| {
-        fields
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or(String::new(), |(_, v)| escape(v))
-    };
-    let (plan, cycle) = (get("plan"), get("cycle"));
-    page(
+    review_page(
         "Review the upgrade",
-        &format!(
-            r#"<p>New plan: {plan}, billed {cycle}.</p>
-<form method="post" action="/t/upgrade/confirm">
-<input type="hidden" name="plan" value="{plan}"><input type="hidden" name="cycle" value="{cycle}">
-<button type="submit">Confirm</button>
-</form>
-<p><a href="/t/upgrade/details">Plan details</a> · <a href="/t/upgrade/terms">Terms</a> · <a href="/t/upgrade">Back to plans</a></p>"#
-        ),
+        &fields,
+        "/t/upgrade",
+        r#"<a href="/t/upgrade/details">Plan details</a> · <a href="/t/upgrade/terms">Terms</a> · "#,
     )
 }
 
