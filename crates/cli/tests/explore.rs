@@ -490,10 +490,10 @@ async fn what_a_click_reveals_is_used_next() {
 async fn a_form_s_other_button_is_pressed_on_filled_values() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/channels");
-    let (with, log) = explore_seed_1(&url, "24", &[]).await;
+    let (with, log) = explore_seed_2(&url, "24", &[]).await;
     let thrown = finding(&with, "reading 'value'");
     assert_eq!(thrown.reproduced, Some(true), "{:?}\n{log}", thrown.trace);
-    let (without, log) = explore_seed_1(&url, "24", &["--disable", "form-buttons"]).await;
+    let (without, log) = explore_seed_2(&url, "24", &["--disable", "form-buttons"]).await;
     assert!(
         without
             .findings
@@ -549,7 +549,7 @@ async fn under_a_new_setting_the_sections_not_seen_under_it_come_first() {
 async fn each_value_of_a_setting_is_chosen_in_turn() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/display");
-    let (record, log) = explore_seed_1(&url, "120", &["--disable", "form-sessions"]).await;
+    let (record, log) = explore_seed_2(&url, "120", &["--disable", "form-sessions"]).await;
     let thrown = finding(&record, "reading 'palette'");
     assert_eq!(thrown.reproduced, Some(true), "{:?}\n{log}", thrown.trace);
     testbed.shutdown().await;
@@ -584,7 +584,7 @@ async fn a_page_s_own_controls_come_before_the_navigation() {
 async fn a_replay_sets_boxes_as_the_trace_left_them_rather_than_toggling() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/prefs");
-    let (out, record, log) = explore_seed_kept(&url, "2", "30", &[]).await;
+    let (out, record, log) = explore_seed_kept(&url, "1", "30", &[]).await;
     let dir = out.path().to_str().unwrap();
     let thrown = finding(&record, "reading 'channelName'");
     let trace = &thrown.trace;
@@ -647,7 +647,7 @@ async fn a_finding_behind_a_link_that_is_gone_still_replays() {
 async fn right_after_a_change_the_page_s_own_actions_come_first() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/desk");
-    let (record, log) = explore_seed_1(&url, "60", &[]).await;
+    let (record, log) = explore_seed(&url, "3", "60", &[]).await;
     let export = finding(&record, "500");
     assert!(export.url.contains("/t/desk/export"), "{export:?}");
     assert_eq!(export.reproduced, Some(true), "{:?}\n{log}", export.trace);

@@ -133,10 +133,17 @@ pub struct Features {
     /// equally new, a page's 23 navigation links would otherwise take most moves, and a
     /// form or a tab deep in the app is met often but rarely used.
     pub local_first: bool,
+    /// The learner's choice leans to moves that try choices never tried together: a
+    /// form's valid fill whose options were never sent together (a plan with a billing
+    /// cycle), an option never chosen in a select that acts at once, outside any form
+    /// (a display timezone): each weighs four times a plain move in the softmax. Every
+    /// untried action is otherwise worth the same, a link as much as the one fill in
+    /// eight that carries the combination a server mishandles.
+    pub fresh_first: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 16] = [
+    pub const NAMES: [&'static str; 17] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -153,6 +160,7 @@ impl Features {
         "form-buttons",
         "setting-tours",
         "local-first",
+        "fresh-first",
     ];
 
     pub fn all() -> Features {
@@ -173,6 +181,7 @@ impl Features {
             form_buttons: true,
             setting_tours: true,
             local_first: true,
+            fresh_first: true,
         }
     }
 
@@ -194,6 +203,7 @@ impl Features {
             form_buttons: false,
             setting_tours: false,
             local_first: false,
+            fresh_first: false,
         }
     }
 
@@ -216,6 +226,7 @@ impl Features {
             "form-buttons" => &mut self.form_buttons,
             "setting-tours" => &mut self.setting_tours,
             "local-first" => &mut self.local_first,
+            "fresh-first" => &mut self.fresh_first,
             _ => return false,
         };
         *slot = on;

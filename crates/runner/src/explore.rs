@@ -29,9 +29,9 @@ use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{
     Candidate, ChangeSource, Move, candidates, change_label, confirmations, form_spread_key,
-    fresh_settings, links_first, local_candidates, local_weights, note_used, page_kind, plan_move,
-    random_index, revealed_candidates, submits, tour_candidates, url_path, valid_first,
-    views_first, writes_first,
+    fresh_settings, held_settings, links_first, local_candidates, local_weights, note_used,
+    page_kind, plan_move, random_index, revealed_candidates, submits, tour_candidates, url_path,
+    valid_first, views_first, writes_first,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -631,12 +631,12 @@ impl Explorer {
             };
             candidates = tour_candidates(&current.page, candidates, navigation, unseen);
         }
-        if self.config.features.setting_tours
-            && self.plan.is_empty()
-            && !self.setters.is_empty()
-            && self.episode_moves + SETTING_ROOM <= self.config.episode_steps
-        {
-            candidates = fresh_settings(&current.page, candidates, &self.setters);
+        if self.config.features.setting_tours && self.plan.is_empty() && !self.setters.is_empty() {
+            candidates = if self.episode_moves + SETTING_ROOM <= self.config.episode_steps {
+                fresh_settings(&current.page, candidates, &self.setters)
+            } else {
+                held_settings(&current.page, candidates, &self.setters)
+            };
         }
         let Some(index) = self.choose(&current, &candidates) else {
             self.need_reset = true;
@@ -910,9 +910,10 @@ impl Explorer {
         let keys: Vec<String> = candidates.iter().map(|c| c.key.clone()).collect();
         let chosen = match self.config.strategy {
             StrategyKind::Random => random_index(candidates, &mut self.rng),
-            _ if self.config.features.local_first => {
+            _ if self.config.features.local_first || self.config.features.fresh_first => {
                 let navigation = navigation(&self.spread);
-                let weights = local_weights(&current.page, candidates, navigation);
+                let weights =
+                    local_weights(&current.page, candidates, navigation, &self.config.features);
                 self.learner.choose_weighted(current.state, &keys, &weights)
             }
             _ => self.learner.choose(current.state, &keys),
@@ -1762,7 +1763,9 @@ mod tests {
         let new_project = page_with_fields("http://a.test/projects/new", main, &["name"]);
         let search = page_with_fields("http://a.test/projects/new", "form#search", &["q"]);
         let navigation = navigation(&spread);
-        let weight = |page: &Page| local_weights(page, &[macro_of(page)], &navigation)[0];
+        let features = crate::config::Features::all();
+        let weight =
+            |page: &Page| local_weights(page, &[macro_of(page)], &navigation, &features)[0];
         assert_eq!(weight(&new_project), 1.0);
         assert_eq!(weight(&search), NAVIGATION_WEIGHT);
         let edit_task = page_with_fields("http://a.test/tasks/1/edit", main, &["title"]);
@@ -1849,6 +1852,100 @@ mod tests {
         assert_eq!(
             keys(revealed_candidates(&page, all, &revealed)),
             ["single1"]
+        );
+    }
+
+    /// With `fresh-first`, a valid fill whose key carries fresh choices and a fresh
+    /// option of a select outside any form weigh more; the same moves once their
+    /// choices were made, an invalid fill, a select inside a form, do not.
+    #[test]
+    fn choices_never_tried_weigh_more() {
+        use crate::strategy::{FRESH_CHOICE_WEIGHT, macro_key};
+        use curio_forms::{FormFill, Variant};
+        use curio_page::ActionKind;
+        let mut page = page_with_fields("http://a.test/billing/plans", "form#plan", &["cycle"]);
+        let field = page.forms[0].fields[0].clone();
+        page.actions = vec![
+            action_on(&field, ActionKind::Select, "combobox", None),
+            action_on(&field, ActionKind::Select, "combobox", Some(0)),
+        ];
+        let fill = |key: String, variant| Candidate {
+            key,
+            kind: Move::Form {
+                form: 0,
+                fill: FormFill {
+                    values: Vec::new(),
+                    broken: None,
+                    variant,
+                },
+            },
+        };
+        let plain = macro_key(&page.forms[0], Variant::Valid);
+        let choose = |action: usize, key: &str| Candidate {
+            key: key.into(),
+            kind: Move::Choose {
+                action,
+                value: "yearly".into(),
+            },
+        };
+        let own = page.actions[0].key.0.clone();
+        let candidates = [
+            fill(format!("{plain}|business,yearly"), Variant::Valid),
+            fill(plain.clone(), Variant::Valid),
+            fill(format!("{plain}|business,yearly"), Variant::Empty),
+            choose(0, &format!("{own}=yearly")),
+            choose(0, &own),
+            choose(1, &format!("{own}=yearly")),
+        ];
+        let no_navigation = |_: &str| false;
+        let mut features = crate::config::Features::all();
+        let fresh = FRESH_CHOICE_WEIGHT;
+        assert_eq!(
+            local_weights(&page, &candidates, no_navigation, &features),
+            [fresh, 1.0, 1.0, fresh, 1.0, 1.0]
+        );
+        features.fresh_first = false;
+        assert_eq!(
+            local_weights(&page, &candidates, no_navigation, &features),
+            [1.0; 6]
+        );
+    }
+
+    /// A setter's options never chosen come first while the episode has room for a
+    /// tour under them, and are held back when it has not.
+    #[test]
+    fn a_setting_is_chosen_only_with_room_for_its_tour() {
+        use curio_page::ActionKind;
+        let mut page = page_with_fields("http://a.test/settings", "form#f", &["name"]);
+        let field = page.forms[0].fields[0].clone();
+        page.actions = vec![
+            action_on(&field, ActionKind::Select, "combobox", None),
+            action_on(&field, ActionKind::Click, "link", None),
+        ];
+        let zone = page.actions[0].key.0.clone();
+        let candidates = vec![
+            Candidate {
+                key: format!("{zone}=Asia/Kathmandu"),
+                kind: Move::Choose {
+                    action: 0,
+                    value: "Asia/Kathmandu".into(),
+                },
+            },
+            single(1),
+        ];
+        let setters: HashSet<String> = [zone].into_iter().collect();
+        let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
+        assert_eq!(
+            keys(fresh_settings(&page, candidates.clone(), &setters)),
+            [candidates[0].key.clone()]
+        );
+        assert_eq!(
+            keys(held_settings(&page, candidates.clone(), &setters)),
+            ["single1"]
+        );
+        assert_eq!(
+            keys(held_settings(&page, candidates[..1].to_vec(), &setters)),
+            [candidates[0].key.clone()]
         );
     }
 

@@ -205,7 +205,7 @@ fn press_candidates(
         let Some(fill) = filler.fill(&counted, Variant::Valid, rng) else {
             continue;
         };
-        let mut key = format!("press:{}", counted.key.0);
+        let mut key = press_key(form, &page.actions[action]);
         if features.fresh_choices
             && let Some(choices) = fresh_choices(form, &fill, filler)
         {
@@ -221,6 +221,12 @@ fn press_candidates(
         });
     }
     out
+}
+
+/// The learner's key of the macro that fills `form` and presses `button`, before any
+/// fresh choices.
+fn press_key(form: &Form, button: &Action) -> String {
+    format!("press:{}>{}", form.key.0, button.key.0)
 }
 
 /// Choice fields with at most this many options rotate through them as new actions;
@@ -374,24 +380,53 @@ pub(crate) fn spread_key(page: &Page, candidate: &Candidate) -> Option<String> {
     }
 }
 
-/// With `local-first`: the prior weight of each of `candidates` for the learner's
-/// choice, [`NAVIGATION_WEIGHT`] for navigation (`navigation` of its spread key), 1 for
-/// the rest.
+/// With `fresh-first`: the prior weight of a move that tries choices never tried
+/// together (see [`crate::config::Features::fresh_first`]).
+pub(crate) const FRESH_CHOICE_WEIGHT: f64 = 4.0;
+
+/// The prior weight of each of `candidates` for the learner's choice: with
+/// `local-first`, [`NAVIGATION_WEIGHT`] for navigation (`navigation` of its spread key);
+/// with `fresh-first`, [`FRESH_CHOICE_WEIGHT`] for fresh choices; 1 for the rest.
 pub(crate) fn local_weights(
     page: &Page,
     candidates: &[Candidate],
     navigation: impl Fn(&str) -> bool,
+    features: &Features,
 ) -> Vec<f64> {
     candidates
         .iter()
         .map(|c| {
-            if spread_key(page, c).is_some_and(|k| navigation(&k)) {
+            if features.local_first && spread_key(page, c).is_some_and(|k| navigation(&k)) {
                 NAVIGATION_WEIGHT
+            } else if features.fresh_first && fresh_choice(page, c) {
+                FRESH_CHOICE_WEIGHT
             } else {
                 1.0
             }
         })
         .collect()
+}
+
+/// Whether `candidate` makes choices never made before: a valid fill (submitted, or
+/// sent by another button of its form) or a choice in a select outside any form whose
+/// key carries its choices, which it does only then.
+fn fresh_choice(page: &Page, candidate: &Candidate) -> bool {
+    match &candidate.kind {
+        Move::Form { form, fill } if fill.variant == Variant::Valid => page
+            .forms
+            .get(*form)
+            .is_some_and(|f| candidate.key != macro_key(f, Variant::Valid)),
+        Move::Press { form, action, .. } => page
+            .forms
+            .get(*form)
+            .zip(page.actions.get(*action))
+            .is_some_and(|(f, a)| candidate.key != press_key(f, a)),
+        Move::Choose { action, .. } => page
+            .actions
+            .get(*action)
+            .is_some_and(|a| a.form.is_none() && candidate.key != a.key.0),
+        _ => false,
+    }
 }
 
 /// Where the latest change was made: the form and the path of its page.
@@ -572,14 +607,31 @@ pub(crate) fn fresh_settings(
     candidates: Vec<Candidate>,
     setters: &HashSet<String>,
 ) -> Vec<Candidate> {
-    let fresh = |c: &Candidate| match &c.kind {
+    prefer(candidates, |c| fresh_setting(page, c, setters))
+}
+
+/// With `setting-tours`, when the episode has no room left for a tour: `candidates`
+/// without the choices of an option never chosen in a select known to store a setting.
+/// The next episode's fresh tab forgets a setting, and a value chosen is no longer
+/// fresh: a timezone picked three moves before the episode ends would be spent with
+/// nothing seen under it. All of `candidates` when nothing else is left.
+pub(crate) fn held_settings(
+    page: &Page,
+    candidates: Vec<Candidate>,
+    setters: &HashSet<String>,
+) -> Vec<Candidate> {
+    prefer(candidates, |c| !fresh_setting(page, c, setters))
+}
+
+/// Whether `candidate` chooses an option never chosen in one of `setters`.
+fn fresh_setting(page: &Page, candidate: &Candidate, setters: &HashSet<String>) -> bool {
+    match &candidate.kind {
         Move::Choose { action, .. } => page
             .actions
             .get(*action)
-            .is_some_and(|a| setters.contains(&a.key.0) && c.key != a.key.0),
+            .is_some_and(|a| setters.contains(&a.key.0) && candidate.key != a.key.0),
         _ => false,
-    };
-    prefer(candidates, fresh)
+    }
 }
 
 /// The kind of page at `url`: its path with numbers generalised, without the query.
