@@ -5,6 +5,7 @@
 //! reading meaning from labels; a constraint engine is to follow behind the same trait.
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
 use curio_page::{ElementKey, Field, Form, FormId};
 use rand::{Rng, RngCore};
@@ -535,12 +536,20 @@ fn field_identity(field: &Field) -> String {
             return format!("{}|rows|{shape}", field.input_type);
         }
     }
+    // The options are part of it: a list's status filter and a form's status select
+    // share a name and a label, not their statuses, and counted as one field the
+    // filter's many sends of "archived" would keep the form from ever choosing it.
+    let mut options = std::collections::hash_map::DefaultHasher::new();
+    for option in &field.options {
+        option.value.hash(&mut options);
+    }
     format!(
-        "{}|{}|{}|{}",
+        "{}|{}|{}|{}|{:x}",
         field.input_type,
         field.name.as_deref().unwrap_or(""),
         field.id.as_deref().unwrap_or(""),
-        field.target.locator
+        field.target.locator,
+        options.finish()
     )
 }
 

@@ -1103,6 +1103,38 @@ fn choices_rotate_from_the_preselected_one_through_every_option() {
     assert_eq!(second_round, ["order", "other", "product"], "{chosen:?}");
 }
 
+/// A list's status filter and a form's status select share a name and a label, not
+/// their options: what the filter sent does not count for the form, which still gets
+/// to "archived" in its turn.
+#[test]
+fn fields_with_other_options_rotate_apart() {
+    let filter = input("select-one")
+        .name("status")
+        .label("Status")
+        .options(&[("open", "Open"), ("archived", "Archived")]);
+    let status = input("select-one")
+        .name("status")
+        .label("Status")
+        .options(&[
+            ("active", "Active"),
+            ("on_hold", "On hold"),
+            ("archived", "Archived"),
+        ]);
+    let (lists, edit) = (form(vec![filter]), form(vec![status]));
+    let mut filler = filler();
+    for seed in 0..6 {
+        let fill = fill(&mut filler, &lists, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&lists, &fill);
+    }
+    let mut chosen = std::collections::BTreeSet::new();
+    for seed in 0..3 {
+        let fill = fill(&mut filler, &edit, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&edit, &fill);
+        chosen.insert(fill.value_of(0).expect("a value").as_string());
+    }
+    assert_eq!(chosen.len(), 3, "{chosen:?}");
+}
+
 #[test]
 fn single_choices_rotate_too() {
     let zone = input("select-one").label("Display timezone").options(&[

@@ -126,6 +126,8 @@ pub struct Features {
     /// the moves right after the change are taken: a setting left behind by one page is
     /// what breaks another (a report under a timezone it has no offset for, billing
     /// while a timer runs), and there is one such tour per setting, not one per page.
+    /// Where a select that stored a setting is offered, its options never chosen come
+    /// first; so does a select outside any form never chosen, which may store one.
     pub setting_tours: bool,
     /// The learner's choice leans to what is particular to the page (its tabs, buttons,
     /// forms, filters) over the navigation found on every kind of page: each navigation
@@ -138,7 +140,9 @@ pub struct Features {
     /// cycle), an option never chosen in a select that acts at once, outside any form
     /// (a display timezone): each weighs four times a plain move in the softmax. Every
     /// untried action is otherwise worth the same, a link as much as the one fill in
-    /// eight that carries the combination a server mishandles.
+    /// eight that carries the combination a server mishandles. A click that last led
+    /// to such moves (a "Change plan" link, a "Filters" toggle) weighs four times as
+    /// much too, until it leads to none.
     pub fresh_first: bool,
 }
 

@@ -28,10 +28,10 @@ use crate::findings::{is_finding, signature};
 use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{
-    Candidate, ChangeSource, Move, candidates, change_label, confirmations, form_spread_key,
-    fresh_settings, held_settings, links_first, local_candidates, local_weights, note_used,
-    page_kind, plan_move, random_index, revealed_candidates, submits, tour_candidates, url_path,
-    valid_first, views_first, writes_first,
+    Candidate, ChangeSource, Move, candidates, change_choices, change_label, confirmations,
+    form_spread_key, fresh_settings, held_settings, leads_to_fresh, links_first, local_candidates,
+    local_weights, note_used, page_kind, plan_move, random_index, revealed_candidates, spread_key,
+    submits, tour_candidates, untried_after, url_path, valid_first, views_first, writes_first,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -49,9 +49,11 @@ const MAX_RESESSIONS: u32 = 1;
 /// form then the new task's report.
 const CONTEXT_CHANGES: usize = 2;
 
-/// With `setting-tours`, a setting's value not yet chosen comes first only while the
-/// episode has this many moves left for its tour: the next episode's fresh tab forgets
-/// it, and a value chosen is no longer new.
+/// With `setting-tours`, a setting's tour takes this many moves after it was stored (a
+/// tab keeps a list's filter for every later page: its tour would take the episode),
+/// and a setting's value not yet chosen comes first only while the episode has this
+/// many moves left for it: the next episode's fresh tab forgets it, and a value chosen
+/// is no longer new.
 const SETTING_ROOM: u32 = 20;
 const CONTEXT_MOVES: u32 = 4;
 
@@ -236,12 +238,17 @@ pub async fn explore(
         changes: VecDeque::new(),
         since_change: HashSet::new(),
         stored: None,
+        stored_at: None,
         change_source: None,
         revealed: BTreeSet::new(),
         openers: HashSet::new(),
+        followed: HashSet::new(),
         chain: 0,
         chain_end: None,
         setters: HashSet::new(),
+        probed: HashSet::new(),
+        leads: HashSet::new(),
+        last_click: None,
         spread: HashMap::new(),
         setups: HashMap::new(),
         post_answer: None,
@@ -386,6 +393,9 @@ struct Explorer {
     /// What the tab stored when last looked at in this episode (`storage-states`): a
     /// different fingerprint is a change too.
     stored: Option<String>,
+    /// The episode's move count when what the tab stores last changed: a setting's tour
+    /// (`setting-tours`) takes the [`SETTING_ROOM`] moves after it, not the episode.
+    stored_at: Option<u32>,
     /// Where the latest form change of the episode was made (`local-after-change`).
     change_source: Option<ChangeSource>,
     /// The action keys the last move showed on the same page (`follow-reveals`).
@@ -393,11 +403,25 @@ struct Explorer {
     /// Action keys of selects whose choice changed what the tab stores (`setting-tours`):
     /// settings, whose values not yet chosen come first where they are offered.
     setters: HashSet<String>,
+    /// Action keys of the selects chosen at least once (`setting-tours`): one outside
+    /// any form that is not comes first, to learn whether it stores a setting.
+    probed: HashSet<String>,
+    /// Keys of the clicks that last led to choices never made (`fresh-first`): a "Change
+    /// plan" link to a form with plans and cycles never sent together, a "Filters"
+    /// toggle showing a filter with options never chosen.
+    leads: HashSet<String>,
+    /// The click just taken and the URL it was taken on, until the page it led to is
+    /// looked at (`fresh-first`).
+    last_click: Option<(String, String)>,
     /// How many form changes in a row (`local-after-change`) were each made on the page
     /// the one before led to: 1 after a task blocked, 2 once time is logged on it.
     chain: u32,
     /// The path of the page the latest form change led to.
     chain_end: Option<String>,
+    /// Each choice of a form change (`form key|value`) with each move (by spread key)
+    /// taken right after it (`local-after-change`): the second changes tried after a
+    /// first, so that the next one tries another.
+    followed: HashSet<(String, String)>,
     /// Action keys whose click showed a form that posts (a "Log time" opening its
     /// dialog), for `local-after-change`: a way to a second change.
     openers: HashSet<String>,
@@ -558,6 +582,16 @@ impl Explorer {
             &mut filler,
             &mut self.rng,
         );
+        if let Some((click, url)) = self.last_click.take() {
+            let navigated = url != current.page.url;
+            if leads_to_fresh(&current.page, &candidates, navigated, &self.revealed) {
+                self.leads.insert(click);
+            } else {
+                self.leads.remove(&click);
+            }
+        }
+        // The choices of the form change the move follows right after (`chain` 1).
+        let mut following: Vec<String> = Vec::new();
         // A setting's tour starts once the change's moves are taken, or at once when
         // its page has nothing of its own to look at under it.
         let mut tour_now = self.changes.is_empty();
@@ -601,7 +635,16 @@ impl Explorer {
             } else if !setting && self.post_answer.as_ref() == Some(&current.page.url) {
                 candidates = confirmations(&current.page, candidates);
             } else if !setting && local && chain == 1 {
+                let made = self
+                    .changes
+                    .iter()
+                    .rev()
+                    .find(|(c, _)| !c.starts_with(STORED_CHANGE))
+                    .map(|(c, _)| change_choices(c))
+                    .unwrap_or_default();
+                candidates = untried_after(&current.page, candidates, &made, &self.followed);
                 candidates = writes_first(&current.page, candidates, &self.openers);
+                following = made;
             } else if !setting && local && chain >= 2 {
                 candidates = links_first(&current.page, candidates);
             }
@@ -621,6 +664,9 @@ impl Explorer {
             && tour_now
             && self.plan.is_empty()
             && !self.settings.is_empty()
+            && self
+                .stored_at
+                .is_some_and(|at| self.episode_moves < at + SETTING_ROOM)
         {
             let navigation = navigation(&self.spread);
             let (settings, toured) = (&self.settings, &self.toured);
@@ -631,11 +677,12 @@ impl Explorer {
             };
             candidates = tour_candidates(&current.page, candidates, navigation, unseen);
         }
-        if self.config.features.setting_tours && self.plan.is_empty() && !self.setters.is_empty() {
+        if self.config.features.setting_tours && self.plan.is_empty() {
+            let (setters, probed) = (&self.setters, &self.probed);
             candidates = if self.episode_moves + SETTING_ROOM <= self.config.episode_steps {
-                fresh_settings(&current.page, candidates, &self.setters)
+                fresh_settings(&current.page, candidates, setters, probed)
             } else {
-                held_settings(&current.page, candidates, &self.setters)
+                held_settings(&current.page, candidates, setters, probed)
             };
         }
         let Some(index) = self.choose(&current, &candidates) else {
@@ -643,6 +690,11 @@ impl Explorer {
             return Ok(());
         };
         let candidate = &candidates[index];
+        if let Some(key) = spread_key(&current.page, candidate) {
+            for made in following {
+                self.followed.insert((made, key.clone()));
+            }
+        }
         if !self.changes.is_empty() {
             self.since_change.insert(candidate.key.clone());
         }
@@ -740,6 +792,21 @@ impl Explorer {
             return Ok(()); // nothing happened; look again
         }
         note_used(&current.page, candidate, &move_steps, &mut self.filler);
+        if let Move::Choose { action, .. } = candidate.kind
+            && let Some(a) = current.page.actions.get(action)
+        {
+            self.probed.insert(a.key.0.clone());
+        }
+        if self.config.features.fresh_first
+            && let Move::Single(i) = candidate.kind
+            && current
+                .page
+                .actions
+                .get(i)
+                .is_some_and(|a| a.kind == curio_page::ActionKind::Click)
+        {
+            self.last_click = Some((candidate.key.clone(), current.page.url.clone()));
+        }
         if submits(&current.page, candidate)
             && self.post_answer.as_ref() != Some(&current.page.url)
             && self.tab().scope().contains(&current.page.url)
@@ -912,8 +979,14 @@ impl Explorer {
             StrategyKind::Random => random_index(candidates, &mut self.rng),
             _ if self.config.features.local_first || self.config.features.fresh_first => {
                 let navigation = navigation(&self.spread);
-                let weights =
-                    local_weights(&current.page, candidates, navigation, &self.config.features);
+                let leads = |key: &str| self.leads.contains(key);
+                let weights = local_weights(
+                    &current.page,
+                    candidates,
+                    navigation,
+                    leads,
+                    &self.config.features,
+                );
                 self.learner.choose_weighted(current.state, &keys, &weights)
             }
             _ => self.learner.choose(current.state, &keys),
@@ -1104,8 +1177,11 @@ impl Explorer {
             let fingerprint = settings.join("; ");
             // A setting stored by the move just taken (a timezone, a filter, a timer)
             // is a change like a form's.
-            if self.tracks_changes() && self.stored.as_ref().is_some_and(|s| *s != fingerprint) {
-                self.remember_change(format!("{STORED_CHANGE}{fingerprint}"));
+            if self.stored.as_ref().is_some_and(|s| *s != fingerprint) {
+                self.stored_at = Some(self.episode_moves);
+                if self.tracks_changes() {
+                    self.remember_change(format!("{STORED_CHANGE}{fingerprint}"));
+                }
             }
             self.stored = Some(fingerprint.clone());
             if self.config.features.setting_tours {
@@ -1178,6 +1254,8 @@ impl Explorer {
         self.post_answer = None;
         self.change_source = None;
         self.revealed.clear();
+        self.last_click = None;
+        self.stored_at = None;
         self.episode_moves = 0;
         let t = Instant::now();
         if let Some(old) = self.tab.take() {
@@ -1764,8 +1842,9 @@ mod tests {
         let search = page_with_fields("http://a.test/projects/new", "form#search", &["q"]);
         let navigation = navigation(&spread);
         let features = crate::config::Features::all();
-        let weight =
-            |page: &Page| local_weights(page, &[macro_of(page)], &navigation, &features)[0];
+        let weight = |page: &Page| {
+            local_weights(page, &[macro_of(page)], &navigation, |_| false, &features)[0]
+        };
         assert_eq!(weight(&new_project), 1.0);
         assert_eq!(weight(&search), NAVIGATION_WEIGHT);
         let edit_task = page_with_fields("http://a.test/tasks/1/edit", main, &["title"]);
@@ -1792,6 +1871,18 @@ mod tests {
             form: form.map(curio_page::FormId),
             field: (kind != curio_page::ActionKind::Click).then(|| field.clone()),
         }
+    }
+
+    /// A page at `url` with one form of one field and `actions` (kind, role, form) on
+    /// that field.
+    fn page_acting(url: &str, actions: &[(curio_page::ActionKind, &str, Option<usize>)]) -> Page {
+        let mut page = page_with_fields(url, "form#f", &["status"]);
+        let field = page.forms[0].fields[0].clone();
+        page.actions = actions
+            .iter()
+            .map(|&(kind, role, form)| action_on(&field, kind, role, form))
+            .collect();
+        page
     }
 
     fn single(i: usize) -> Candidate {
@@ -1901,13 +1992,186 @@ mod tests {
         let mut features = crate::config::Features::all();
         let fresh = FRESH_CHOICE_WEIGHT;
         assert_eq!(
-            local_weights(&page, &candidates, no_navigation, &features),
+            local_weights(&page, &candidates, no_navigation, |_| false, &features),
             [fresh, 1.0, 1.0, fresh, 1.0, 1.0]
         );
         features.fresh_first = false;
         assert_eq!(
-            local_weights(&page, &candidates, no_navigation, &features),
+            local_weights(&page, &candidates, no_navigation, |_| false, &features),
             [1.0; 6]
+        );
+    }
+
+    /// A click that led to choices never made (a page's, or a panel's it opened) weighs
+    /// as they do, a navigation link four times its navigation weight; not once the
+    /// choices are made.
+    #[test]
+    fn a_click_that_led_to_fresh_choices_weighs_as_they_do() {
+        use crate::strategy::{FRESH_CHOICE_WEIGHT, NAVIGATION_WEIGHT, leads_to_fresh};
+        use curio_page::ActionKind;
+        let page = page_acting(
+            "http://a.test/projects/1",
+            &[
+                (ActionKind::Select, "combobox", None),
+                (ActionKind::Click, "link", None),
+                (ActionKind::Click, "button", None),
+            ],
+        );
+        let filter = page.actions[0].key.0.clone();
+        let choose = |key: String| Candidate {
+            key,
+            kind: Move::Choose {
+                action: 0,
+                value: "archived".into(),
+            },
+        };
+        let fresh = [choose(format!("{filter}=archived")), single(1), single(2)];
+        let spent = [choose(filter.clone()), single(1), single(2)];
+        let none = BTreeSet::new();
+        let panel: BTreeSet<String> = [filter.clone()].into_iter().collect();
+        assert!(leads_to_fresh(&page, &fresh, true, &none));
+        assert!(leads_to_fresh(&page, &fresh, false, &panel));
+        assert!(!leads_to_fresh(&page, &fresh, false, &none));
+        assert!(!leads_to_fresh(&page, &spent, true, &panel));
+
+        let mut features = crate::config::Features::all();
+        let no_navigation = |_: &str| false;
+        let led = |key: &str| key == "single1";
+        let f = FRESH_CHOICE_WEIGHT;
+        assert_eq!(
+            local_weights(&page, &spent, no_navigation, led, &features),
+            [1.0, f, 1.0]
+        );
+        let link = page.actions[1].key.0.clone();
+        let navigation = |key: &str| key == link;
+        assert_eq!(
+            local_weights(&page, &spent, navigation, led, &features),
+            [1.0, NAVIGATION_WEIGHT * f, 1.0]
+        );
+        assert_eq!(
+            local_weights(&page, &spent, navigation, |_| false, &features),
+            [1.0, NAVIGATION_WEIGHT, 1.0]
+        );
+        features.fresh_first = false;
+        assert_eq!(
+            local_weights(&page, &spent, no_navigation, led, &features),
+            [1.0; 3]
+        );
+    }
+
+    /// Right after a form change, a select outside any form is one of the page's own
+    /// moves (a list's filter on the page a created task led back to); a form's select
+    /// is not (its macro sends it), nor any select right after a setting was stored.
+    #[test]
+    fn a_page_s_own_selects_are_local_after_a_change() {
+        use crate::strategy::local_candidates;
+        use curio_page::ActionKind;
+        let mut page = page_acting(
+            "http://a.test/projects/1",
+            &[
+                (ActionKind::Select, "combobox", None),
+                (ActionKind::Select, "listbox", Some(0)),
+                (ActionKind::Click, "tab", None),
+            ],
+        );
+        // The tab is not the form's submit button.
+        page.actions[2].target.backend_node_id = 2;
+        let choose = |action: usize| Candidate {
+            key: format!("choose{action}"),
+            kind: Move::Choose {
+                action,
+                value: "archived".into(),
+            },
+        };
+        let candidates = vec![choose(0), choose(1), single(2)];
+        let keys =
+            |(cs, _): (Vec<Candidate>, bool)| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
+        let no_navigation = |_: &str| false;
+        assert_eq!(
+            keys(local_candidates(
+                &page,
+                candidates.clone(),
+                no_navigation,
+                None,
+                false,
+                None
+            )),
+            ["choose0", "single2"]
+        );
+        assert_eq!(
+            keys(local_candidates(
+                &page,
+                candidates.clone(),
+                no_navigation,
+                None,
+                true,
+                None
+            )),
+            ["single2"]
+        );
+        let filter = page.actions[0].key.0.clone();
+        let everywhere = |key: &str| key == filter;
+        assert_eq!(
+            keys(local_candidates(
+                &page, candidates, everywhere, None, false, None
+            )),
+            ["single2"]
+        );
+    }
+
+    /// Right after a form change, the moves never taken after a change with one of its
+    /// choices come first: a task blocked then commented on, the next block is followed
+    /// by the time log, not by another comment.
+    #[test]
+    fn after_a_change_the_moves_never_taken_after_its_choices_come_first() {
+        use crate::strategy::{change_choices, untried_after};
+        use curio_page::ActionKind;
+        assert_eq!(
+            change_choices("form:K|blocked,4"),
+            ["form:K|blocked", "form:K|4"]
+        );
+        assert_eq!(change_choices("form:K|"), ["form:K"]);
+        let page = page_acting(
+            "http://a.test/tasks/1",
+            &[
+                (ActionKind::Click, "button", None),
+                (ActionKind::Click, "link", None),
+            ],
+        );
+        let candidates = vec![single(0), single(1)];
+        let comment = page.actions[0].key.0.clone();
+        let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
+        let blocked = change_choices("form:K|blocked,4");
+        let mut followed = HashSet::new();
+        assert_eq!(
+            keys(untried_after(
+                &page,
+                candidates.clone(),
+                &blocked,
+                &followed
+            )),
+            ["single0", "single1"]
+        );
+        followed.insert(("form:K|blocked".to_string(), comment.clone()));
+        // Assignee 4 never followed by a comment: still new.
+        assert_eq!(
+            keys(untried_after(
+                &page,
+                candidates.clone(),
+                &blocked,
+                &followed
+            )),
+            ["single0", "single1"]
+        );
+        followed.insert(("form:K|4".to_string(), comment));
+        assert_eq!(
+            keys(untried_after(
+                &page,
+                candidates.clone(),
+                &blocked,
+                &followed
+            )),
+            ["single1"]
         );
     }
 
@@ -1933,19 +2197,42 @@ mod tests {
             },
             single(1),
         ];
-        let setters: HashSet<String> = [zone].into_iter().collect();
+        let setters: HashSet<String> = [zone.clone()].into_iter().collect();
+        let probed: HashSet<String> = [zone.clone()].into_iter().collect();
         let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
         assert_eq!(
-            keys(fresh_settings(&page, candidates.clone(), &setters)),
+            keys(fresh_settings(&page, candidates.clone(), &setters, &probed)),
             [candidates[0].key.clone()]
         );
         assert_eq!(
-            keys(held_settings(&page, candidates.clone(), &setters)),
+            keys(held_settings(&page, candidates.clone(), &setters, &probed)),
             ["single1"]
         );
         assert_eq!(
-            keys(held_settings(&page, candidates[..1].to_vec(), &setters)),
+            keys(held_settings(
+                &page,
+                candidates[..1].to_vec(),
+                &setters,
+                &probed
+            )),
             [candidates[0].key.clone()]
+        );
+        // A select outside any form never chosen comes first too, to learn whether it
+        // stores a setting; once chosen, it is one move among the others.
+        let none = HashSet::new();
+        assert_eq!(
+            keys(fresh_settings(&page, candidates.clone(), &none, &none)),
+            [candidates[0].key.clone()]
+        );
+        assert_eq!(
+            keys(fresh_settings(&page, candidates.clone(), &none, &probed)),
+            [candidates[0].key.clone(), "single1".to_string()]
+        );
+        // Inside a form, a select's choice is the form's: no probe.
+        page.actions[0].form = Some(curio_page::FormId(0));
+        assert_eq!(
+            keys(fresh_settings(&page, candidates.clone(), &none, &none)),
+            [candidates[0].key.clone(), "single1".to_string()]
         );
     }
 

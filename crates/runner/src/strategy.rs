@@ -386,22 +386,27 @@ pub(crate) const FRESH_CHOICE_WEIGHT: f64 = 4.0;
 
 /// The prior weight of each of `candidates` for the learner's choice: with
 /// `local-first`, [`NAVIGATION_WEIGHT`] for navigation (`navigation` of its spread key);
-/// with `fresh-first`, [`FRESH_CHOICE_WEIGHT`] for fresh choices; 1 for the rest.
+/// with `fresh-first`, [`FRESH_CHOICE_WEIGHT`] for fresh choices and for clicks that
+/// last led to a page or a panel offering some (`leads`, of their keys), times the
+/// navigation weight for a navigation link; 1 for the rest.
 pub(crate) fn local_weights(
     page: &Page,
     candidates: &[Candidate],
     navigation: impl Fn(&str) -> bool,
+    leads: impl Fn(&str) -> bool,
     features: &Features,
 ) -> Vec<f64> {
     candidates
         .iter()
         .map(|c| {
+            let lead = features.fresh_first && matches!(c.kind, Move::Single(_)) && leads(&c.key);
+            let boost = if lead { FRESH_CHOICE_WEIGHT } else { 1.0 };
             if features.local_first && spread_key(page, c).is_some_and(|k| navigation(&k)) {
-                NAVIGATION_WEIGHT
+                NAVIGATION_WEIGHT * boost
             } else if features.fresh_first && fresh_choice(page, c) {
                 FRESH_CHOICE_WEIGHT
             } else {
-                1.0
+                boost
             }
         })
         .collect()
@@ -410,7 +415,7 @@ pub(crate) fn local_weights(
 /// Whether `candidate` makes choices never made before: a valid fill (submitted, or
 /// sent by another button of its form) or a choice in a select outside any form whose
 /// key carries its choices, which it does only then.
-fn fresh_choice(page: &Page, candidate: &Candidate) -> bool {
+pub(crate) fn fresh_choice(page: &Page, candidate: &Candidate) -> bool {
     match &candidate.kind {
         Move::Form { form, fill } if fill.variant == Variant::Valid => page
             .forms
@@ -443,11 +448,12 @@ pub(crate) fn url_path(url: &str) -> Option<String> {
 }
 
 /// With `local-after-change`: of `candidates`, the ones particular to `page`, its own
-/// links, buttons and tabs and its forms' macros, leaving out what `navigation` says is
-/// offered on many kinds of page (a sidebar, a search box), single edits of a field
-/// (the macro submits those), and going back to the change's `source` (its form again,
-/// a link to its page), which would make another change instead of looking at this one.
-/// After a stored `setting` changed (a timezone, a filter), no form at all: a setting
+/// links, buttons, tabs and selects outside any form (a list's filter) and its forms'
+/// macros, leaving out what `navigation` says is offered on many kinds of page (a
+/// sidebar, a search box), single edits of a form's field (the macro submits those),
+/// and going back to the change's `source` (its form again, a link to its page), which
+/// would make another change instead of looking at this one. After a stored `setting`
+/// changed (a timezone, a filter), no form and no select at all: a setting
 /// changes what pages show, which clicks look at (a board under the filter), while a
 /// form saved then would be a change of its own and keep the tour of the app's pages
 /// under the setting waiting. Nor the `control` (its backend node) whose click stored
@@ -487,7 +493,16 @@ pub(crate) fn local_candidates(
             .forms
             .get(*form)
             .is_some_and(|f| !navigation(&form_spread_key(f)) && !same_form(f)),
-        Move::Choose { .. } => false,
+        // A select outside any form is the page's own control (a list's filter); one
+        // inside a form is the form's, sent by its macro. Under a setting, another
+        // setting would be a change of its own.
+        Move::Choose { action, .. } => {
+            !setting
+                && page
+                    .actions
+                    .get(*action)
+                    .is_some_and(|a| a.form.is_none() && !navigation(&a.key.0))
+        }
     };
     if candidates.iter().any(local) {
         (candidates.into_iter().filter(local).collect(), true)
@@ -577,6 +592,37 @@ pub(crate) fn writes_first(
     prefer(candidates, writes)
 }
 
+/// With `local-after-change`, right after a form change made with the choices `made`
+/// (each `form key|value`): of `candidates`, the ones (by [`spread_key`]) never taken
+/// right after a change with one of them (`followed`). A task blocked then commented on
+/// is a pair seen; blocked then logged time on is another, the one a time report
+/// mishandles. All of `candidates` when none is.
+pub(crate) fn untried_after(
+    page: &Page,
+    candidates: Vec<Candidate>,
+    made: &[String],
+    followed: &HashSet<(String, String)>,
+) -> Vec<Candidate> {
+    prefer(candidates, |c| {
+        spread_key(page, c).is_some_and(|k| {
+            made.iter()
+                .any(|m| !followed.contains(&(m.clone(), k.clone())))
+        })
+    })
+}
+
+/// The choices a change labelled by [`change_label`] was made with, each as `form
+/// key|value`; the form key alone for a form without choices.
+pub(crate) fn change_choices(label: &str) -> Vec<String> {
+    let Some((form, choices)) = label.rsplit_once('|') else {
+        return vec![label.to_string()];
+    };
+    if choices.is_empty() {
+        return vec![form.to_string()];
+    }
+    choices.split(',').map(|v| format!("{form}|{v}")).collect()
+}
+
 /// With `local-after-change`, once two form changes shape the moves: of `candidates`,
 /// the links, which show what the changes made together (the task's time report, the
 /// project's export). All of `candidates` when none is.
@@ -600,36 +646,49 @@ pub(crate) fn valid_first(page: &Page, candidates: Vec<Candidate>) -> Vec<Candid
 
 /// With `setting-tours`: of `candidates`, the choices of an option never chosen in a
 /// select known to store a setting (`setters`, action keys: a display timezone, a
-/// list's status filter): each value is a setting of its own to see the app under, and
-/// such a select is one move among a page's many. All of `candidates` when none is.
+/// list's status filter), and the choices in a select outside any form never chosen at
+/// all (not in `probed`), which may store one: each value is a setting of its own to see
+/// the app under, and such a select is one move among a page's many (a panel's second
+/// filter would wait behind the first). All of `candidates` when none is.
 pub(crate) fn fresh_settings(
     page: &Page,
     candidates: Vec<Candidate>,
     setters: &HashSet<String>,
+    probed: &HashSet<String>,
 ) -> Vec<Candidate> {
-    prefer(candidates, |c| fresh_setting(page, c, setters))
+    prefer(candidates, |c| fresh_setting(page, c, setters, probed))
 }
 
 /// With `setting-tours`, when the episode has no room left for a tour: `candidates`
-/// without the choices of an option never chosen in a select known to store a setting.
-/// The next episode's fresh tab forgets a setting, and a value chosen is no longer
-/// fresh: a timezone picked three moves before the episode ends would be spent with
-/// nothing seen under it. All of `candidates` when nothing else is left.
+/// without the choices [`fresh_settings`] prefers. The next episode's fresh tab forgets
+/// a setting, and a value chosen is no longer fresh: a timezone picked three moves
+/// before the episode ends would be spent with nothing seen under it. All of
+/// `candidates` when nothing else is left.
 pub(crate) fn held_settings(
     page: &Page,
     candidates: Vec<Candidate>,
     setters: &HashSet<String>,
+    probed: &HashSet<String>,
 ) -> Vec<Candidate> {
-    prefer(candidates, |c| !fresh_setting(page, c, setters))
+    prefer(candidates, |c| !fresh_setting(page, c, setters, probed))
 }
 
-/// Whether `candidate` chooses an option never chosen in one of `setters`.
-fn fresh_setting(page: &Page, candidate: &Candidate, setters: &HashSet<String>) -> bool {
+/// Whether `candidate` chooses an option never chosen in one of `setters`, or any
+/// option in a select outside any form that is not in `probed`.
+fn fresh_setting(
+    page: &Page,
+    candidate: &Candidate,
+    setters: &HashSet<String>,
+    probed: &HashSet<String>,
+) -> bool {
     match &candidate.kind {
-        Move::Choose { action, .. } => page
-            .actions
-            .get(*action)
-            .is_some_and(|a| setters.contains(&a.key.0) && candidate.key != a.key.0),
+        Move::Choose { action, .. } => page.actions.get(*action).is_some_and(|a| {
+            if setters.contains(&a.key.0) {
+                candidate.key != a.key.0
+            } else {
+                a.form.is_none() && !probed.contains(&a.key.0)
+            }
+        }),
         _ => false,
     }
 }
@@ -680,17 +739,27 @@ pub(crate) fn revealed_candidates(
     candidates: Vec<Candidate>,
     revealed: &BTreeSet<String>,
 ) -> Vec<Candidate> {
+    prefer(candidates, |c| on_revealed(page, c, revealed, true))
+}
+
+/// Whether `candidate` is on elements `revealed` (their action keys); with `using`, not
+/// a click that throws what was opened away (closes it, clears it).
+fn on_revealed(
+    page: &Page,
+    candidate: &Candidate,
+    revealed: &BTreeSet<String>,
+    using: bool,
+) -> bool {
     let shown = |node: i64| {
         page.actions
             .iter()
             .any(|a| a.target.backend_node_id == node && revealed.contains(&a.key.0))
     };
-    let on_revealed = |c: &Candidate| match &c.kind {
-        // What was opened is to be used, not closed or cleared again.
+    match &candidate.kind {
         Move::Single(i) => page
             .actions
             .get(*i)
-            .is_some_and(|a| revealed.contains(&a.key.0) && !discards(&a.text)),
+            .is_some_and(|a| revealed.contains(&a.key.0) && !(using && discards(&a.text))),
         Move::Choose { action: i, .. } | Move::Press { action: i, .. } => page
             .actions
             .get(*i)
@@ -700,8 +769,21 @@ pub(crate) fn revealed_candidates(
             .get(*form)
             .and_then(|f| f.submit.as_ref())
             .is_some_and(|s| shown(s.backend_node_id)),
-    };
-    prefer(candidates, on_revealed)
+    }
+}
+
+/// With `fresh-first`: whether a click led to choices never made ([`fresh_choice`]) among
+/// `candidates`: anywhere on the page it `navigated` to, or else on what it `revealed`
+/// (a filter panel's selects). Such a click is worth taking again while they last.
+pub(crate) fn leads_to_fresh(
+    page: &Page,
+    candidates: &[Candidate],
+    navigated: bool,
+    revealed: &BTreeSet<String>,
+) -> bool {
+    candidates
+        .iter()
+        .any(|c| fresh_choice(page, c) && (navigated || on_revealed(page, c, revealed, false)))
 }
 
 /// The `random` baseline: one candidate uniformly at random.
