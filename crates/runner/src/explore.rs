@@ -2142,37 +2142,16 @@ mod tests {
         let comment = page.actions[0].key.0.clone();
         let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
         let blocked = change_choices("form:K|blocked,4");
+        let untried = |followed: &HashSet<(String, String)>| {
+            keys(untried_after(&page, candidates.clone(), &blocked, followed))
+        };
         let mut followed = HashSet::new();
-        assert_eq!(
-            keys(untried_after(
-                &page,
-                candidates.clone(),
-                &blocked,
-                &followed
-            )),
-            ["single0", "single1"]
-        );
+        assert_eq!(untried(&followed), ["single0", "single1"]);
         followed.insert(("form:K|blocked".to_string(), comment.clone()));
         // Assignee 4 never followed by a comment: still new.
-        assert_eq!(
-            keys(untried_after(
-                &page,
-                candidates.clone(),
-                &blocked,
-                &followed
-            )),
-            ["single0", "single1"]
-        );
+        assert_eq!(untried(&followed), ["single0", "single1"]);
         followed.insert(("form:K|4".to_string(), comment));
-        assert_eq!(
-            keys(untried_after(
-                &page,
-                candidates.clone(),
-                &blocked,
-                &followed
-            )),
-            ["single1"]
-        );
+        assert_eq!(untried(&followed), ["single1"]);
     }
 
     /// A setter's options never chosen come first while the episode has room for a
