@@ -14,8 +14,8 @@
 //!    what it enforces); no clear answer leaves it unverified.
 //! 3. **Probe** what the rules missed, one field at a time from the successful values:
 //!    empty, whitespace only, too long, another type, a number below zero; a probe a
-//!    negation already made is skipped. A short session can make the last kind alone
-//!    ([`SessionConfig::edges`]).
+//!    negation already made is skipped. A short session can make numbers below zero
+//!    and letters in a number typed as text alone ([`SessionConfig::edges`]).
 //! 4. **Judge** a language model's hypotheses ([`Origin::Model`]), each negated alone,
 //!    last, so that they never take the budget of the rules' negations and probes.
 //!
@@ -59,9 +59,10 @@ pub struct SessionConfig {
     pub negate: bool,
     /// Probe each field with empty, blank, too long and wrong-type values (phase 3).
     pub probe: bool,
-    /// Without `probe`, still probe each number field below zero (phase 3): the one
-    /// probe worth a short session's budget, as servers check a count's upper bound and
-    /// zero more often than its sign.
+    /// Without `probe`, still probe each number field below zero, and each number typed
+    /// as text with letters (phase 3): the probes worth a short session's budget, as
+    /// servers check a count's upper bound and zero more often than its sign, and parse
+    /// a text field's number trusting the page's hint.
     pub edges: bool,
     /// Today, `YYYY-MM-DD`: what "in the past" and "in the future" in a message are
     /// relative to. Without it such a message becomes a free-text rule.
@@ -850,17 +851,27 @@ impl FormSession {
         let Some((base, _, _)) = &self.base else {
             return;
         };
-        // Numbers below zero.
-        let negative: Vec<Probe> = (0..self.form.fields.len())
-            .map(Probe::Negative)
-            .filter(|&p| {
-                let f = p.field();
-                !self.form.fields[f].readonly
-                    && probe_value(&self.form.fields[f], &base[f], p).is_some()
+        // Numbers below zero; letters in a number typed as text, which the server
+        // parses itself (a browser keeps letters out of a number field).
+        let sendable = |p: &Probe| {
+            let f = p.field();
+            !self.form.fields[f].readonly
+                && probe_value(&self.form.fields[f], &base[f], *p).is_some()
+        };
+        let edges: Vec<Probe> = (0..self.form.fields.len())
+            .flat_map(|f| {
+                let field = &self.form.fields[f];
+                let typed = kind_of(field) == Kind::Text && counts(field);
+                [
+                    Some(Probe::Negative(f)),
+                    typed.then_some(Probe::OtherType(f)),
+                ]
             })
+            .flatten()
+            .filter(sendable)
             .collect();
         if !self.config.probe {
-            self.probes = negative.into();
+            self.probes = edges.into();
             self.phase = Phase::Probe;
             return;
         }
@@ -911,7 +922,12 @@ impl FormSession {
                 }
             }
         }
-        probes.extend(negative);
+        // The letters are among the other types above.
+        probes.extend(
+            edges
+                .into_iter()
+                .filter(|p| matches!(p, Probe::Negative(_))),
+        );
         // Ranges made long: the end far after the start (a stay, a rental, a loan).
         for (end, start) in date_ranges(&self.form) {
             probes.push_back(Probe::LongSpan(end, start));

@@ -551,7 +551,8 @@ fn judge(form: &Form, obs: &Observation, ferg: Option<&Ferg>) -> Feedback {
 /// Most submissions the explorer spends reaching a successful submission of one form.
 pub(crate) const EXPLORE_SESSION_SUBMISSIONS: usize = 6;
 
-/// Most submissions after that: the form's numbers below zero, one field at a time.
+/// Most submissions after that: the form's numbers below zero and its numbers typed as
+/// text given letters, one field at a time.
 const EXPLORE_SESSION_EDGES: usize = 2;
 
 /// What a form session inside `explore` works with.
@@ -563,7 +564,8 @@ pub(crate) struct SessionTools<'a> {
 
 /// Values that get form `index` of `page` accepted: a form-testing session that only
 /// reaches a success, learning the rules from the form's messages, then sends its numbers
-/// below zero (at most [`EXPLORE_SESSION_EDGES`]), each submission in a
+/// below zero and letters in its numbers typed as text (at most
+/// [`EXPLORE_SESSION_EDGES`]), each submission in a
 /// fresh context that loads `url` and takes the `reveal` steps (opening the dialog the
 /// form is in) before filling it. The failures its submissions provoked come back too.
 pub(crate) async fn solve_form(

@@ -54,6 +54,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/seats", get(seats).post(seats_submit))
         .route("/t/seats-dialog", get(seats_dialog))
         .route("/t/stock", get(stock).post(stock_submit))
+        .route("/t/hours", get(hours).post(hours_submit))
         .route("/t/guard", get(guard))
         .route("/t/guard/logout", get(guard_logout))
         .route("/t/hostile", get(hostile))
@@ -135,7 +136,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 49] = [
+const PAGES: [&str; 50] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -181,6 +182,7 @@ const PAGES: [&str; 49] = [
     "/t/shelf",
     "/t/clock",
     "/t/stock",
+    "/t/hours",
     "/t/upgrade",
     "/t/ticket",
     "/t/plot",
@@ -560,26 +562,59 @@ const STOCK_FORM: &str = r#"<form method="post" action="/t/stock">
 </form>"#;
 
 async fn stock_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
-    let count = fields
-        .iter()
-        .find(|(n, _)| n == "count")
-        .and_then(|(_, v)| v.trim().parse::<i64>().ok());
-    let message = match count {
-        Some(n) if n < 0 => {
-            return (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                page("Error", "<p>stock ledger underflow</p>"),
-            )
-                .into_response();
-        }
-        Some(1..=1000) => return page("Stock", "<p>Stock updated.</p>").into_response(),
+    let message = match sent(&fields, "count").parse::<i64>() {
+        Ok(n) if n < 0 => return crashed("stock ledger underflow"),
+        Ok(1..=1000) => return page("Stock", "<p>Stock updated.</p>").into_response(),
         _ => "Enter a number of items from 1 to 1000.",
     };
-    page(
-        "Stock",
-        &format!("<p class=\"error\">{message}</p>{STOCK_FORM}"),
+    refused("Stock", message, STOCK_FORM)
+}
+
+/// A time entry: hours worked, typed as text with a decimal keyboard. Empty hours and
+/// numbers outside 0.25-24 get a message; anything else that is no number reaches a
+/// parse the server unwraps and fails with HTTP 500: letters sent on purpose find it.
+async fn hours() -> Html<String> {
+    page("Log time", HOURS_FORM)
+}
+
+const HOURS_FORM: &str = r#"<form method="post" action="/t/hours">
+<label for="hours">Hours</label> <input id="hours" name="hours" inputmode="decimal" placeholder="e.g. 1.5"><br>
+<button type="submit">Save entry</button>
+</form>"#;
+
+async fn hours_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let raw = sent(&fields, "hours");
+    let message = match raw.parse::<f64>() {
+        _ if raw.is_empty() => "Please enter the hours you worked.",
+        Err(_) => return crashed("invalid float literal"),
+        Ok(h) if (0.25..=24.0).contains(&h) => {
+            return page("Log time", "<p>Time logged.</p>").into_response();
+        }
+        Ok(_) => "Hours must be between 0.25 and 24.",
+    };
+    refused("Log time", message, HOURS_FORM)
+}
+
+/// The value of field `name` among the `fields` a form sent, trimmed; empty when absent.
+fn sent<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
+    fields
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or("", |(_, v)| v.trim())
+}
+
+/// HTTP 500 with `detail`, as a server whose code failed.
+fn crashed(detail: &str) -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        page("Error", &format!("<p>{detail}</p>")),
     )
-    .into_response()
+        .into_response()
+}
+
+/// Page `title` with the form's `message` above the `form`, shown again.
+fn refused(title: &str, message: &str, form: &str) -> Response {
+    page(title, &format!("<p class=\"error\">{message}</p>{form}")).into_response()
 }
 
 /// A booking form whose server checks every value the way real back ends do, in plain

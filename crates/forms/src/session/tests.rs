@@ -1267,7 +1267,7 @@ fn solved_purposes(form: &Form, config: SessionConfig, server: Server<'_>) -> Ve
 }
 
 #[test]
-fn a_short_session_sends_only_its_numbers_below_zero_after_the_success() {
+fn a_short_session_sends_only_its_numbers_below_zero_and_letters_after_the_success() {
     let mut form = form_of(&[("team", "text", "Team name"), ("seats", "text", "Seats")]);
     form.fields[1].inputmode = Some("numeric".into());
     let config = SessionConfig {
@@ -1282,8 +1282,14 @@ fn a_short_session_sends_only_its_numbers_below_zero_after_the_success() {
         .iter()
         .skip_while(|p| **p == Purpose::Reach)
         .collect();
-    // The team's name is no number.
-    assert_eq!(after, [&Purpose::Probe(Probe::Negative(1))]);
+    // The team's name is no number; the seats, typed as text, get letters too.
+    assert_eq!(
+        after,
+        [
+            &Purpose::Probe(Probe::Negative(1)),
+            &Purpose::Probe(Probe::OtherType(1))
+        ]
+    );
     let without = SessionConfig {
         edges: false,
         ..config
