@@ -13,7 +13,7 @@ use curio_forms::HeuristicFiller;
 use crate::forms::{SessionTools, connect_model, solve_form};
 use crate::solved::{Solved, SolvedFiller, form_signature};
 use curio_page::{
-    DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
+    ActionKind, DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
 };
 use curio_record::{
     ExportError, Finding, FindingId, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord,
@@ -28,7 +28,7 @@ use crate::findings::{is_finding, signature};
 use crate::login::{LoginError, log_in};
 use crate::replay::replay_trace;
 use crate::strategy::{
-    Candidate, ChangeSource, Move, candidates, change_choices, change_label, confirmations,
+    Candidate, ChangeSource, Move, candidates, change_choices, change_label, confirmations, edits,
     form_spread_key, fresh_settings, held_settings, leads_to_fresh, links_first, local_candidates,
     local_weights, note_used, page_kind, plan_move, random_index, revealed_candidates, spread_key,
     submits, tour_candidates, untried_after, url_path, valid_first, views_first, writes_first,
@@ -242,6 +242,7 @@ pub async fn explore(
         change_source: None,
         revealed: BTreeSet::new(),
         openers: HashSet::new(),
+        editors: HashSet::new(),
         followed: HashSet::new(),
         chain: 0,
         chain_end: None,
@@ -425,6 +426,10 @@ struct Explorer {
     /// Action keys whose click showed a form that posts (a "Log time" opening its
     /// dialog), for `local-after-change`: a way to a second change.
     openers: HashSet<String>,
+    /// Action keys of the links that last led to a page with a form that posts ("Edit
+    /// task"), for `local-after-change`: after two changes, the links that show come
+    /// first.
+    editors: HashSet<String>,
     /// The kinds of page (up to [`NAVIGATION_SPREAD`]) each action and form key was
     /// offered on (`local-after-change`, `setting-tours`).
     spread: HashMap<String, Vec<String>>,
@@ -642,11 +647,11 @@ impl Explorer {
                     .find(|(c, _)| !c.starts_with(STORED_CHANGE))
                     .map(|(c, _)| change_choices(c))
                     .unwrap_or_default();
-                candidates = untried_after(&current.page, candidates, &made, &self.followed);
                 candidates = writes_first(&current.page, candidates, &self.openers);
+                candidates = untried_after(&current.page, candidates, &made, &self.followed);
                 following = made;
             } else if !setting && local && chain >= 2 {
-                candidates = links_first(&current.page, candidates);
+                candidates = links_first(&current.page, candidates, &self.editors);
             }
         }
         let revealed = std::mem::take(&mut self.revealed);
@@ -905,6 +910,18 @@ impl Explorer {
         }
         if form_change {
             self.chain_end = url_path(&next.page.url);
+        }
+        if let Move::Single(i) = candidate.kind
+            && let Some(a) = current.page.actions.get(i)
+            && a.kind == ActionKind::Click
+            && a.href.is_some()
+            && next.page.url != current.page.url
+        {
+            if edits(&next.page) {
+                self.editors.insert(a.key.0.clone());
+            } else {
+                self.editors.remove(&a.key.0);
+            }
         }
         let new_elements = next.keys.difference(&current.keys).count();
         // A click that opened something on the page (not a new page), and is still
@@ -1885,6 +1902,11 @@ mod tests {
         page
     }
 
+    /// The keys of `candidates`, in order.
+    fn keys(candidates: Vec<Candidate>) -> Vec<String> {
+        candidates.into_iter().map(|c| c.key).collect()
+    }
+
     fn single(i: usize) -> Candidate {
         Candidate {
             key: format!("single{i}"),
@@ -1906,13 +1928,49 @@ mod tests {
             action_on(&field, ActionKind::Click, "tab", None),
         ];
         let all: Vec<Candidate> = (0..4).map(single).collect();
-        let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
         assert_eq!(
             keys(views_first(&page, all.clone())),
             ["single1", "single3"]
         );
         let no_tabs = vec![single(0), single(2)];
         assert_eq!(keys(views_first(&page, no_tabs)), ["single0", "single2"]);
+    }
+
+    /// After two changes, the links come first, and of them the ones not known to lead
+    /// to a form that posts: a task's time report before its "Edit task".
+    #[test]
+    fn after_two_changes_the_links_that_show_come_first() {
+        use crate::strategy::{edits, links_first};
+        use curio_page::ActionKind;
+        let mut page = page_acting(
+            "http://a.test/tasks/1?done=logged",
+            &[
+                (ActionKind::Click, "button", None),
+                (ActionKind::Click, "link", None),
+                (ActionKind::Click, "link", None),
+            ],
+        );
+        for (i, name) in [(1, "Edit task"), (2, "Time report")] {
+            page.actions[i].key = curio_page::ElementKey(name.into());
+            page.actions[i].href = Some(format!("/tasks/1/{i}"));
+        }
+        let all: Vec<Candidate> = (0..3).map(single).collect();
+        let editors: HashSet<String> = ["Edit task".to_string()].into();
+        assert_eq!(keys(links_first(&page, all.clone(), &editors)), ["single2"]);
+        let none = HashSet::new();
+        assert_eq!(
+            keys(links_first(&page, all.clone(), &none)),
+            ["single1", "single2"]
+        );
+        assert_eq!(
+            keys(links_first(&page, vec![single(0)], &editors)),
+            ["single0"]
+        );
+        // The page's form posts with a field: a link that leads to it edits.
+        page.forms[0].method = Some("post".into());
+        assert!(edits(&page));
+        page.forms[0].method = Some("get".into());
+        assert!(!edits(&page));
     }
 
     /// What a click revealed is used next, not closed or cleared: a popover's "Clear
@@ -1938,7 +1996,6 @@ mod tests {
             .iter()
             .map(|k| k.to_string())
             .collect();
-        let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
         let all: Vec<Candidate> = (0..4).map(single).collect();
         assert_eq!(
             keys(revealed_candidates(&page, all, &revealed)),
@@ -2119,9 +2176,9 @@ mod tests {
         );
     }
 
-    /// Right after a form change, the moves never taken after a change with one of its
-    /// choices come first: a task blocked then commented on, the next block is followed
-    /// by the time log, not by another comment.
+    /// Right after a form change, the moves never taken after a change with the most of
+    /// its choices come first: a task blocked then commented on, the next block is
+    /// followed by the time log, not by another comment.
     #[test]
     fn after_a_change_the_moves_never_taken_after_its_choices_come_first() {
         use crate::strategy::{change_choices, untried_after};
@@ -2140,7 +2197,6 @@ mod tests {
         );
         let candidates = vec![single(0), single(1)];
         let comment = page.actions[0].key.0.clone();
-        let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
         let blocked = change_choices("form:K|blocked,4");
         let untried = |followed: &HashSet<(String, String)>| {
             keys(untried_after(&page, candidates.clone(), &blocked, followed))
@@ -2148,10 +2204,15 @@ mod tests {
         let mut followed = HashSet::new();
         assert_eq!(untried(&followed), ["single0", "single1"]);
         followed.insert(("form:K|blocked".to_string(), comment.clone()));
-        // Assignee 4 never followed by a comment: still new.
-        assert_eq!(untried(&followed), ["single0", "single1"]);
-        followed.insert(("form:K|4".to_string(), comment));
+        // A comment is new after assignee 4 only; the other move after both.
         assert_eq!(untried(&followed), ["single1"]);
+        followed.insert(("form:K|4".to_string(), comment.clone()));
+        assert_eq!(untried(&followed), ["single1"]);
+        let link = page.actions[1].key.0.clone();
+        followed.insert(("form:K|blocked".to_string(), link));
+        // Each new after assignee 4 alone: both.
+        followed.remove(&("form:K|4".to_string(), comment));
+        assert_eq!(untried(&followed), ["single0", "single1"]);
     }
 
     /// A setter's options never chosen come first while the episode has room for a
@@ -2178,7 +2239,6 @@ mod tests {
         ];
         let setters: HashSet<String> = [zone.clone()].into_iter().collect();
         let probed: HashSet<String> = [zone.clone()].into_iter().collect();
-        let keys = |cs: Vec<Candidate>| cs.into_iter().map(|c| c.key).collect::<Vec<_>>();
         assert_eq!(
             keys(fresh_settings(&page, candidates.clone(), &setters, &probed)),
             [candidates[0].key.clone()]

@@ -637,23 +637,29 @@ pub(crate) async fn solve_form(
     // A success; else values the form's checks let through to a server error, which is
     // what exploring wants to reach again.
     let report = session.report();
-    let crashed = |s: &curio_forms::session::Fss| {
-        s.messages
-            .iter()
-            .any(|m| matches!(m.channel, Channel::Http(status) if status >= 500))
-            && s.messages.iter().all(|m| m.field.is_none())
-    };
-    let values = report
-        .fss
-        .iter()
-        .find(|s| s.outcome == curio_forms::feedback::Outcome::Success)
-        .or_else(|| report.fss.iter().find(|s| crashed(s)))
-        .map(|s| s.values.clone());
-    let accepted = values.map(|values| Accepted {
+    let accepted = accepted_values(&report.fss).map(|values| Accepted {
         needed: needed_fields(&report.fss, &values),
         values,
     });
     Ok(FormSolved { accepted, failing })
+}
+
+/// The values of a session's first success; else the values it sent to reach one that
+/// the form's checks let through to a server error, which is what exploring wants to
+/// reach again. Not a probe's: letters in a number that break the server are no way
+/// past the form.
+fn accepted_values(fss: &[curio_forms::session::Fss]) -> Option<Vec<FieldValue>> {
+    let crashed = |s: &&curio_forms::session::Fss| {
+        s.purpose == Purpose::Reach
+            && s.messages
+                .iter()
+                .any(|m| matches!(m.channel, Channel::Http(status) if status >= 500))
+            && s.messages.iter().all(|m| m.field.is_none())
+    };
+    fss.iter()
+        .find(|s| s.outcome == curio_forms::feedback::Outcome::Success)
+        .or_else(|| fss.iter().find(crashed))
+        .map(|s| s.values.clone())
 }
 
 /// Per field of a form, whether the form asked for its `accepted` value: a message of
@@ -1451,4 +1457,51 @@ fn css_string(s: &str) -> String {
         })
         .collect();
     format!("\"{escaped}\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use curio_forms::FieldValue;
+    use curio_forms::feedback::{Channel, Message, Outcome};
+    use curio_forms::session::{Fss, Probe, Purpose};
+
+    fn fss(outcome: Outcome, hours: &str, status: Option<u16>, purpose: Purpose) -> Fss {
+        let messages = match status {
+            Some(code) => vec![Message::new(
+                format!("HTTP {code}"),
+                None,
+                Channel::Http(code),
+            )],
+            None => vec![Message::new("Check the hours.", Some(0), Channel::Inline)],
+        };
+        Fss {
+            signature: format!("{outcome:?} {hours}"),
+            outcome,
+            messages,
+            values: vec![FieldValue::Text(hours.into())],
+            purpose,
+        }
+    }
+
+    /// A session whose success the form's answer hid, and whose probe broke the
+    /// server, accepted nothing: the probe's letters are no valid fill. A submission
+    /// meant to pass that the server failed on is what exploring reaches again.
+    #[test]
+    fn a_probe_that_breaks_the_server_is_not_accepted() {
+        use super::accepted_values;
+        let refused = fss(Outcome::Failure, "1.5", None, Purpose::Reach);
+        let probe = Purpose::Probe(Probe::OtherType(0));
+        let letters = fss(Outcome::Failure, "abcde", Some(500), probe);
+        assert_eq!(accepted_values(&[refused.clone(), letters]), None);
+        let through = fss(Outcome::Failure, "2", Some(500), Purpose::Reach);
+        assert_eq!(
+            accepted_values(&[refused.clone(), through]),
+            Some(vec![FieldValue::Text("2".into())])
+        );
+        let saved = fss(Outcome::Success, "3", None, Purpose::Reach);
+        assert_eq!(
+            accepted_values(&[refused, saved]),
+            Some(vec![FieldValue::Text("3".into())])
+        );
+    }
 }

@@ -594,21 +594,25 @@ pub(crate) fn writes_first(
 
 /// With `local-after-change`, right after a form change made with the choices `made`
 /// (each `form key|value`): of `candidates`, the ones (by [`spread_key`]) never taken
-/// right after a change with one of them (`followed`). A task blocked then commented on
-/// is a pair seen; blocked then logged time on is another, the one a time report
-/// mishandles. All of `candidates` when none is.
+/// right after a change with the most of them (`followed`). A task blocked then
+/// commented on is a pair seen; blocked then logged time on is another, the one a time
+/// report mishandles, and a comment new only to the task's assignee waits behind it.
+/// All of `candidates` when none is new to any.
 pub(crate) fn untried_after(
     page: &Page,
     candidates: Vec<Candidate>,
     made: &[String],
     followed: &HashSet<(String, String)>,
 ) -> Vec<Candidate> {
-    prefer(candidates, |c| {
-        spread_key(page, c).is_some_and(|k| {
+    let untried = |c: &Candidate| {
+        spread_key(page, c).map_or(0, |k| {
             made.iter()
-                .any(|m| !followed.contains(&(m.clone(), k.clone())))
+                .filter(|m| !followed.contains(&((*m).clone(), k.clone())))
+                .count()
         })
-    })
+    };
+    let most = candidates.iter().map(untried).max().unwrap_or(0);
+    prefer(candidates, |c| most > 0 && untried(c) == most)
 }
 
 /// The choices a change labelled by [`change_label`] was made with, each as `form
@@ -625,16 +629,30 @@ pub(crate) fn change_choices(label: &str) -> Vec<String> {
 
 /// With `local-after-change`, once two form changes shape the moves: of `candidates`,
 /// the links, which show what the changes made together (the task's time report, the
-/// project's export). All of `candidates` when none is.
-pub(crate) fn links_first(page: &Page, candidates: Vec<Candidate>) -> Vec<Candidate> {
-    let link = |c: &Candidate| match c.kind {
-        Move::Single(i) => page
-            .actions
-            .get(i)
-            .is_some_and(|a| a.kind == ActionKind::Click && a.href.is_some()),
+/// project's export), and of those the ones not known to lead to a form that posts
+/// (`editors`, action keys: "Edit task" changes again, it shows nothing). All of
+/// `candidates` when none is a link.
+pub(crate) fn links_first(
+    page: &Page,
+    candidates: Vec<Candidate>,
+    editors: &HashSet<String>,
+) -> Vec<Candidate> {
+    let link = |c: &Candidate, views: bool| match c.kind {
+        Move::Single(i) => page.actions.get(i).is_some_and(|a| {
+            a.kind == ActionKind::Click
+                && a.href.is_some()
+                && !(views && editors.contains(&a.key.0))
+        }),
         _ => false,
     };
-    prefer(candidates, link)
+    let links = prefer(candidates, |c| link(c, false));
+    prefer(links, |c| link(c, true))
+}
+
+/// Whether `page` has a form that posts with fields to fill: an editor, where a link
+/// that leads to it changes things rather than shows them.
+pub(crate) fn edits(page: &Page) -> bool {
+    page.forms.iter().any(|f| posts(f) && !f.fields.is_empty())
 }
 
 /// With `follow-reveals`, in what a click showed right after a form change: of
