@@ -802,14 +802,7 @@ impl Explorer {
         {
             self.probed.insert(a.key.0.clone());
         }
-        if self.config.features.fresh_first
-            && let Move::Single(i) = candidate.kind
-            && current
-                .page
-                .actions
-                .get(i)
-                .is_some_and(|a| a.kind == curio_page::ActionKind::Click)
-        {
+        if self.config.features.fresh_first && clicked(&current.page, candidate).is_some() {
             self.last_click = Some((candidate.key.clone(), current.page.url.clone()));
         }
         if submits(&current.page, candidate)
@@ -911,9 +904,7 @@ impl Explorer {
         if form_change {
             self.chain_end = url_path(&next.page.url);
         }
-        if let Move::Single(i) = candidate.kind
-            && let Some(a) = current.page.actions.get(i)
-            && a.kind == ActionKind::Click
+        if let Some(a) = clicked(&current.page, candidate)
             && a.href.is_some()
             && next.page.url != current.page.url
         {
@@ -1669,6 +1660,14 @@ impl Explorer {
         write.map_err(|source| RunError::Output { path, source })?;
         self.store.set_finding_screenshot(self.run, id, &rel)?;
         Ok(())
+    }
+}
+
+/// The element `candidate` clicks on `page`, when it is a single click.
+fn clicked<'a>(page: &'a Page, candidate: &Candidate) -> Option<&'a curio_page::Action> {
+    match candidate.kind {
+        Move::Single(i) => page.actions.get(i).filter(|a| a.kind == ActionKind::Click),
+        _ => None,
     }
 }
 
