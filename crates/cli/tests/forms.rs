@@ -78,6 +78,45 @@ async fn form_states_are_found_replayed_and_exported_tests_pass_in_playwright() 
     testbed.shutdown().await;
 }
 
+/// A comment thread answers a comment with "Comment posted." and the new entry (author,
+/// date, the comment itself) right below the box, and an empty comment with a red alert
+/// on the page it was posted to. The first is a success with that one message, nothing
+/// about the box and no rule learnt from the entry; the second a failure; each replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_posted_comment_is_a_success_and_an_empty_one_a_failure() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/thread");
+    let out = tempfile::tempdir().unwrap();
+    let (form, stdout) = test_first_form(&url, out.path(), "8", "1").await;
+    assert_eq!(form["report"]["reached"], true, "{stdout}");
+    let states = form["report"]["fss"].as_array().expect("fss");
+    let texts = |state: &Value| -> Vec<String> {
+        state["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| m["text"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let posted = states
+        .iter()
+        .find(|s| s["outcome"] == "success")
+        .unwrap_or_else(|| panic!("no success: {stdout}"));
+    assert_eq!(texts(posted), ["Comment posted."], "{stdout}");
+    assert!(
+        states.iter().any(|s| s["outcome"] == "failure"
+            && texts(s).contains(&"Write something before posting.".to_string())),
+        "{stdout}"
+    );
+    let rules = serde_json::to_string(&form["report"]["constraints"]).unwrap();
+    assert!(
+        !rules.contains("Robin Diaz") && !rules.contains("Dec 2026"),
+        "{rules}"
+    );
+    every_replay_reproduced(&form);
+    testbed.shutdown().await;
+}
+
 /// The feedback form turns a second message from the same browser away (by cookie).
 /// Every submission starts as in a fresh browser, so the thanks is the success the
 /// session finds and each replay gets it again.

@@ -560,10 +560,6 @@ pub fn normalize(text: &str) -> String {
     out
 }
 
-fn has_area(r: Rect) -> bool {
-    r.width > 0.0 && r.height > 0.0
-}
-
 /// The path of a URL, without scheme, host, query and fragment, trailing `/` dropped; a
 /// fragment route (`#/thanks`, `#!/thanks`) is part of the path.
 fn path_of(url: &str) -> String {
@@ -640,7 +636,7 @@ pub fn classify(
 ) -> Feedback {
     let n = form.fields.len();
     let fields_known = n > 0 && obs.fields.len() == n;
-    let present = |i: usize| fields_known && has_area(obs.fields[i].rect);
+    let present = |i: usize| fields_known && obs.fields[i].rect.has_area();
     let form_present = if fields_known {
         (0..n).any(present)
     } else {
@@ -656,17 +652,22 @@ pub fn classify(
     let left = (moved && !rerendered) || (obs.navigated && !form_present);
 
     let echoes = echoes(form, obs);
-    let values: Vec<String> = if fields_known && !obs.navigated {
+    let now: Vec<&str> = if fields_known && !obs.navigated {
         form.fields
             .iter()
             .zip(&obs.fields)
             .filter(|(f, _)| is_typed(&f.input_type))
-            .map(|(_, s)| s.value.trim().to_string())
-            .filter(|v| v.chars().count() >= 3)
+            .map(|(_, s)| s.value.as_str())
             .collect()
     } else {
         Vec::new()
     };
+    let values: Vec<String> = now
+        .into_iter()
+        .chain(obs.sent.iter().map(String::as_str))
+        .map(|v| v.trim().to_string())
+        .filter(|v| v.chars().count() >= 3)
+        .collect();
     let key_of = |text: &str| normalize(&mask(text, &values));
 
     let mut messages: Vec<Message> = Vec::new();
@@ -727,24 +728,45 @@ pub fn classify(
     } else {
         Vec::new()
     };
+    let echo = |text: &str| {
+        let lower = text.to_lowercase();
+        let bare = lower.trim_end_matches([':', '*', ' ']);
+        !text.chars().any(char::is_alphabetic)
+            || echoes.contains(&lower)
+            || echoes.iter().any(|e| e == bare)
+    };
+    // A success said outright: the new entry it shows (an author, a date) is no message
+    // about a field, though it may sit beside one; nor is the success itself.
+    let announced = candidates.iter().any(|(seen, _)| {
+        let text = collapse(&seen.text);
+        !echo(&text) && tone(&text) == Tone::Done
+    });
     let (mut left_done, mut left_errors) = (0, 0);
     for (seen, toast) in candidates {
         let text = collapse(&seen.text);
-        let lower = text.to_lowercase();
-        let bare = lower.trim_end_matches([':', '*', ' ']).to_string();
-        if !text.chars().any(char::is_alphabetic)
-            || echoes.contains(&lower)
-            || echoes.contains(&bare)
-        {
+        if echo(&text) {
             continue;
         }
-        let tone = tone(&text);
+        let lower = text.to_lowercase();
+        let tone = match tone(&text) {
+            // Shown in red or as an error, on the page the form is on.
+            Tone::Neutral if seen.alarm && !left => Tone::Error,
+            tone => tone,
+        };
         if tone == Tone::Neutral && BUSY_WORDS.iter().any(|b| has_phrase(&words(&text), b)) {
             continue;
         }
+        let by_layout = match tone {
+            Tone::Neutral => !announced,
+            Tone::Done => false,
+            Tone::Error | Tone::Fine => true,
+        };
         let field = if form_present {
-            described_field(&described, &lower, &obs.fields)
-                .or_else(|| attach(&text, seen.rect).filter(|&f| f < n))
+            described_field(&described, &lower, &obs.fields).or_else(|| {
+                by_layout
+                    .then(|| attach(&text, seen.rect).filter(|&f| f < n))
+                    .flatten()
+            })
         } else {
             None
         };
@@ -941,6 +963,9 @@ fn echoes(form: &Form, obs: &Observation) -> Vec<String> {
             add(&s.value);
         }
     }
+    for sent in &obs.sent {
+        add(sent);
+    }
     out
 }
 
@@ -1036,12 +1061,12 @@ pub fn attach_by_layout(
         form.fields.iter().map(|f| f.target.rect).collect()
     };
     move |_text: &str, message: Rect| {
-        if !has_area(message) {
+        if !message.has_area() {
             return None;
         }
         let mut best: Option<(f64, usize)> = None;
         for (i, &field) in rects.iter().enumerate() {
-            if !has_area(field) {
+            if !field.has_area() {
                 continue;
             }
             if let Some(d) = layout_distance(field, message)

@@ -303,7 +303,7 @@ impl Ferg {
         text: &str,
         rect: Rect,
     ) -> Option<usize> {
-        if !has_area(rect) {
+        if !rect.has_area() {
             return None;
         }
         let message = embedder.embed(text);
@@ -311,7 +311,7 @@ impl Ferg {
         for field in 0..self.field_nodes.len() {
             let f = self.field_nodes[field];
             let frect = self.nodes[f].rect;
-            if !has_area(frect) {
+            if !frect.has_area() {
                 continue;
             }
             // The field and its texts beside and below it (a checkbox's label, a hint):
@@ -324,7 +324,7 @@ impl Ferg {
             let targets = region
                 .iter()
                 .flat_map(|&r| self.boxes[r].iter().copied())
-                .filter(|&r| has_area(r));
+                .filter(|&r| r.has_area());
             let mut nearest: Option<f64> = None;
             for target in targets {
                 let blocked = self.nodes.iter().enumerate().any(|(k, node)| {
@@ -679,7 +679,7 @@ impl<'a> Builder<'a> {
                 kind: FergNodeKind::Text,
                 dom: Some(d),
                 text: n.text.clone(),
-                rect: if has_area(n.text_rect) {
+                rect: if n.text_rect.has_area() {
                     n.text_rect
                 } else {
                     n.rect
@@ -720,7 +720,7 @@ impl<'a> Builder<'a> {
                         .is_some_and(|t| t.trim().eq_ignore_ascii_case("radio"));
                 if radio && n.field.is_none() && n.name.as_deref() == Some(name) {
                     members.push((d, field_nodes[i]));
-                    if n.visible && has_area(n.rect) {
+                    if n.visible && n.rect.has_area() {
                         boxes[field_nodes[i]].push(n.rect);
                     }
                 }
@@ -808,10 +808,6 @@ fn is_operated(n: &DomNode) -> bool {
         || n.role
             .as_deref()
             .is_some_and(|r| matches!(r.trim(), "button" | "checkbox" | "radio" | "switch"))
-}
-
-fn has_area(r: Rect) -> bool {
-    r.width > 0.0 && r.height > 0.0
 }
 
 fn overlap_x(a: Rect, b: Rect) -> f64 {
@@ -957,7 +953,7 @@ fn edges(ferg: &Ferg, dom: &FormDom, fields: usize) -> Vec<FergEdge> {
         .iter()
         .enumerate()
         .flat_map(|(i, list)| list.iter().map(move |&r| (i, r)))
-        .filter(|&(_, r)| has_area(r))
+        .filter(|&(_, r)| r.has_area())
         .collect();
     for &(i, r) in &boxes {
         let mut nearest: [Option<(f64, usize)>; 4] = [None; 4];

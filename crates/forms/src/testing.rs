@@ -44,6 +44,10 @@ pub struct SeenText {
     pub rect: Rect,
     /// Whether it sat in (or was) a `role=alert`, `role=status` or `aria-live` region.
     pub live: bool,
+    /// Whether it was shown as an alarm: red, or with an `error`, `danger` or `invalid`
+    /// class on it or near above it.
+    #[serde(default)]
+    pub alarm: bool,
 }
 
 /// One field of the form after the submission settled (same order as `form.fields`).
@@ -83,6 +87,10 @@ pub struct Observation {
     pub dialogs: Vec<String>,
     /// Whether the submission did not settle in time.
     pub timed_out: bool,
+    /// The texts typed into the form's fields for this submission: the page may show
+    /// them back (a posted comment) once the fields are gone or emptied.
+    #[serde(default)]
+    pub sent: Vec<String>,
 }
 
 /// Chooses values for a whole form from its constraints.

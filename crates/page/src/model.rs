@@ -11,6 +11,22 @@ pub struct Rect {
     pub height: f64,
 }
 
+impl Rect {
+    /// Whether it covers any area (an element laid out and shown).
+    pub fn has_area(self) -> bool {
+        self.width > 0.0 && self.height > 0.0
+    }
+
+    /// The same rectangle moved by `dx`, `dy`.
+    pub fn shifted(self, dx: f64, dy: f64) -> Rect {
+        Rect {
+            x: self.x + dx,
+            y: self.y + dy,
+            ..self
+        }
+    }
+}
+
 /// How to find an element again: by node id while the same document is loaded, by
 /// selector after a reload or in a replay, and by a locator a human can read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -25,7 +25,7 @@ use curio_forms::{
 };
 use curio_llm::{LlmClient, LlmConfig, Message, ResponseCache, Usage};
 use curio_minilm::MiniLmEmbedder;
-use curio_page::{DomSnapshot, Field, Form, Page, form_dom};
+use curio_page::{DomSnapshot, Field, Form, Page, Rect, form_dom};
 use curio_record::{
     ConstraintRecord, FormFieldRecord, FormRecord, FssRecord, ObservationKind, RunMeta, RunRecord,
     RunStats, RunSummary, Step, Store,
@@ -541,10 +541,20 @@ fn unreachable(outcome: &Outcome) -> Option<String> {
 }
 
 /// The form's answer in `obs`: messages attached to fields by layout, else by the FERG.
+/// The FERG holds the places of the page it was built on: a message is moved back by as
+/// much as the form moved since (entries added above it), so that it meets them.
 fn judge(form: &Form, obs: &Observation, ferg: Option<&Ferg>) -> Feedback {
     let layout = attach_by_layout(form, &obs.fields);
-    let attach =
-        |text: &str, rect| layout(text, rect).or_else(|| ferg.and_then(|g| g.attach(text, rect)));
+    let (dx, dy) = form
+        .fields
+        .iter()
+        .zip(&obs.fields)
+        .map(|(then, now)| (then.target.rect, now.rect))
+        .find(|(then, now)| then.has_area() && now.has_area())
+        .map_or((0.0, 0.0), |(then, now)| (now.x - then.x, now.y - then.y));
+    let attach = |text: &str, rect: Rect| {
+        layout(text, rect).or_else(|| ferg.and_then(|g| g.attach(text, rect.shifted(-dx, -dy))))
+    };
     classify(form, obs, &attach)
 }
 
@@ -1359,6 +1369,13 @@ async fn submit_in(
         statuses,
         dialogs,
         timed_out: outcome.settle_timed_out,
+        sent: values
+            .iter()
+            .filter_map(|v| match v {
+                FieldValue::Text(t) => Some(t.clone()),
+                _ => None,
+            })
+            .collect(),
     }))
 }
 

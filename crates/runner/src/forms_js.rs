@@ -6,8 +6,13 @@ use curio_forms::testing::{FieldState, SeenText};
 use serde::Deserialize;
 use serde_json::Value;
 
-/// Installs the recorder of added texts and answers the visible texts now.
-pub(crate) const WATCH: &str = r#"(() => {
+/// The script that walks the visible texts of a node: `textsIn(root, out)` pushes each
+/// with its box, whether it sits in a live region, and whether it is shown as an alarm
+/// (an `error`, `danger` or `invalid` class on it or its near ancestors, or red text),
+/// leaving out the texts of buttons and links.
+macro_rules! text_walk {
+    () => {
+        r#"
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'OPTION', 'TITLE']);
   const shown = (el) => {
     if (!el || !el.getBoundingClientRect) return false;
@@ -18,6 +23,15 @@ pub(crate) const WATCH: &str = r#"(() => {
   };
   const live = (el) => !!(el && el.closest &&
     el.closest('[role=alert],[role=status],[aria-live]:not([aria-live=off]),output'));
+  const ALARM_CLASS = /(^|[\s_-])(error|errors|danger|invalid)([\s_-]|$)/i;
+  const alarm = (el) => {
+    if (el.closest('button,a,[role=button],label')) return false;
+    for (let e = el, i = 0; e && i < 3; e = e.parentElement, i++) {
+      if (typeof e.className === 'string' && ALARM_CLASS.test(e.className)) return true;
+    }
+    const c = (getComputedStyle(el).color.match(/[\d.]+/g) || []).map(Number);
+    return c.length >= 3 && c[0] >= 100 && c[0] >= 2 * Math.max(c[1], c[2]) + 10;
+  };
   const box = (el) => {
     const r = el.getBoundingClientRect();
     return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height};
@@ -29,7 +43,7 @@ pub(crate) const WATCH: &str = r#"(() => {
       const el = root.parentElement;
       const t = clean(root.textContent || '');
       if (t && el && !SKIP.has(el.tagName) && shown(el)) {
-        out.push({text: t, rect: box(el), live: live(el)});
+        out.push({text: t, rect: box(el), live: live(el), alarm: alarm(el)});
       }
       return out;
     }
@@ -39,6 +53,15 @@ pub(crate) const WATCH: &str = r#"(() => {
     while ((n = w.nextNode()) && out.length < 400) textsIn(n, out);
     return out;
   };
+"#
+    };
+}
+
+/// Installs the recorder of added texts and answers the visible texts now.
+pub(crate) const WATCH: &str = concat!(
+    "(() => {",
+    text_walk!(),
+    r#"
   window.__curioTexts = () => textsIn(document.body, []);
   window.__curioAdded = [];
   if (window.__curioObserver) window.__curioObserver.disconnect();
@@ -57,7 +80,8 @@ pub(crate) const WATCH: &str = r#"(() => {
     attributeFilter: ['style', 'class', 'hidden', 'aria-hidden', 'open'],
   });
   return window.__curioTexts();
-})()"#;
+})()"#
+);
 
 /// Reads texts, added texts and the fields named by the selectors in `__SELECTORS__`.
 const READ: &str = r#"((selectors) => {
@@ -119,21 +143,8 @@ pub(crate) fn read(value: Value) -> Read {
 
 /// The page's texts with their boxes when the recorder is missing (the page changed
 /// document): the same walk, without installing anything.
-pub(crate) const TEXTS_ONLY: &str = r#"(() => {
-  const out = [];
-  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'OPTION', 'TITLE']);
-  if (!document.body) return out;
-  const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  let n;
-  while ((n = w.nextNode()) && out.length < 400) {
-    const el = n.parentElement;
-    const t = (n.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 300);
-    if (!t || !el || SKIP.has(el.tagName)) continue;
-    const r = el.getBoundingClientRect();
-    const s = getComputedStyle(el);
-    if (r.width <= 0 || r.height <= 0 || s.visibility === 'hidden' || s.display === 'none') continue;
-    const live = !!el.closest('[role=alert],[role=status],[aria-live]:not([aria-live=off]),output');
-    out.push({text: t, rect: {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}, live});
-  }
-  return out;
-})()"#;
+pub(crate) const TEXTS_ONLY: &str = concat!(
+    "(() => {",
+    text_walk!(),
+    "return document.body ? textsIn(document.body, []) : []; })()"
+);

@@ -55,6 +55,8 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/seats-dialog", get(seats_dialog))
         .route("/t/stock", get(stock).post(stock_submit))
         .route("/t/hours", get(hours).post(hours_submit))
+        .route("/t/thread", get(thread))
+        .route("/t/thread/comments", axum::routing::post(thread_comment))
         .route("/t/guard", get(guard))
         .route("/t/guard/logout", get(guard_logout))
         .route("/t/hostile", get(hostile))
@@ -136,7 +138,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 50] = [
+const PAGES: [&str; 51] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -183,6 +185,7 @@ const PAGES: [&str; 50] = [
     "/t/clock",
     "/t/stock",
     "/t/hours",
+    "/t/thread",
     "/t/upgrade",
     "/t/ticket",
     "/t/plot",
@@ -593,6 +596,58 @@ async fn hours_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
         Ok(_) => "Hours must be between 0.25 and 24.",
     };
     refused("Log time", message, HOURS_FORM)
+}
+
+/// A discussion whose comment form answers the way server-rendered apps do: a comment
+/// is stored and the thread shown again with "Comment posted." and the new entry (its
+/// author, date and text) right below the box; an empty one comes back at the address
+/// posted to, with a red alert whose words say no error.
+async fn thread(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    let posted = sent(&query, "posted");
+    let (flash, entry) = if posted.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (
+            r#"<p role="status">Comment posted.</p>"#.to_string(),
+            format!(
+                r#"<div class="comment"><strong>Robin Diaz</strong> <span>6 Dec 2026</span><p>{}</p></div>"#,
+                escape(posted)
+            ),
+        )
+    };
+    thread_page(&flash, &entry)
+}
+
+/// The thread with `above` over the comment form and `entry` first in the list.
+fn thread_page(above: &str, entry: &str) -> Html<String> {
+    page(
+        "Discussion",
+        &format!(
+            r#"<style>.form-error {{ color: #c62828; }}</style>{above}
+<form method="post" action="/t/thread/comments">
+<label for="body">Add a comment</label><br>
+<textarea id="body" name="body" rows="2"></textarea> <button type="submit">Post comment</button>
+</form>
+<div id="comments">{entry}<div class="comment"><strong>Sam Lee</strong> <span>2 Dec 2026</span><p>Notes are in the shared folder.</p></div></div>"#
+        ),
+    )
+}
+
+async fn thread_comment(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let body = sent(&fields, "body");
+    if body.is_empty() {
+        let alert = r#"<p class="form-error" role="alert">Write something before posting.</p>"#;
+        return thread_page(alert, "").into_response();
+    }
+    // Every byte but letters and digits percent-encoded: what the query parser decodes.
+    let encoded: String = body
+        .bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => char::from(b).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    Redirect::to(&format!("/t/thread?posted={encoded}")).into_response()
 }
 
 /// The value of field `name` among the `fields` a form sent, trimmed; empty when absent.

@@ -79,6 +79,7 @@ fn text(t: &str, x: f64, y: f64) -> SeenText {
         text: t.into(),
         rect: rect(x, y, 180.0, 18.0),
         live: false,
+        alarm: false,
     }
 }
 
@@ -120,6 +121,7 @@ fn stayed() -> Observation {
         statuses: vec![],
         dialogs: vec![],
         timed_out: false,
+        sent: vec![],
     }
 }
 
@@ -194,6 +196,7 @@ fn a_toast_added_then_removed_is_seen() {
         text: "Something went wrong, please try again".into(),
         rect: rect(600.0, 10.0, 200.0, 40.0),
         live: true,
+        alarm: false,
     });
     let fb = judge(&obs);
     assert_eq!(fb.outcome, Outcome::Failure);
@@ -506,4 +509,81 @@ fn a_form_rendered_again_at_another_address_with_a_note_beside_a_field_is_refuse
     gone.fields = vec![FieldState::default(); 3];
     gone.texts_after = vec![text("Use the menu to find your way", 0.0, 100.0)];
     assert_eq!(judge(&gone).outcome, Outcome::Success);
+}
+
+/// A page the form came back on, its fields emptied, with `added` new texts.
+fn posted(added: Vec<SeenText>, sent: &[&str]) -> Observation {
+    let mut obs = stayed();
+    obs.url_after = "http://app.test/signup?done=1".into();
+    obs.navigated = true;
+    obs.fields = fields_with(["", "", ""]);
+    obs.texts_after.extend(added);
+    obs.sent = sent.iter().map(|s| s.to_string()).collect();
+    obs
+}
+
+#[test]
+fn a_success_said_outright_makes_the_new_entry_beside_a_field_no_message() {
+    // The new entry (its author and date) sits just below the name field.
+    let entry = || {
+        vec![
+            text("Robin Diaz", 100.0, 134.0),
+            text("6 Dec 2026", 290.0, 134.0),
+        ]
+    };
+    let mut added = entry();
+    added.push(SeenText {
+        live: true,
+        ..text("Comment posted.", 600.0, 10.0)
+    });
+    let fb = judge(&posted(added, &["Ada Lovelace"]));
+    assert_eq!(fb.outcome, Outcome::Success, "{fb:?}");
+    assert_eq!(fb.messages.len(), 1, "{fb:?}");
+    assert_eq!(fb.messages[0].text, "Comment posted.");
+    assert_eq!(fb.messages[0].field, None);
+    // Without the success, a new text beside a field is still an error about it.
+    let fb = judge(&posted(entry(), &["Ada Lovelace"]));
+    assert_eq!(fb.outcome, Outcome::Failure);
+    assert_eq!(fb.messages[0].field, Some(0));
+}
+
+#[test]
+fn the_values_sent_shown_back_are_no_messages() {
+    // The page shows the posted text, whose words would say success.
+    let shown = text("Great service, thank you!", 100.0, 500.0);
+    let fb = judge(&posted(vec![shown.clone()], &["Great service, thank you!"]));
+    assert!(fb.messages.is_empty(), "{fb:?}");
+    let fb = judge(&posted(vec![shown], &[]));
+    assert_eq!(fb.messages.len(), 1, "{fb:?}");
+}
+
+#[test]
+fn a_text_shown_as_an_alarm_on_the_forms_page_is_an_error() {
+    let red = SeenText {
+        live: true,
+        alarm: true,
+        ..text("Write something before posting.", 100.0, 20.0)
+    };
+    let mut obs = stayed();
+    obs.texts_after.push(red.clone());
+    let fb = judge(&obs);
+    assert_eq!(fb.outcome, Outcome::Failure, "{fb:?}");
+    assert_eq!(fb.messages[0].channel, Channel::Alert);
+    // The same words in plain text say nothing.
+    let mut obs = stayed();
+    obs.texts_after.push(SeenText {
+        alarm: false,
+        ..red
+    });
+    assert_ne!(judge(&obs).outcome, Outcome::Failure);
+    // On a page left for another, a red text (an "Overdue" badge) is no refusal.
+    let mut obs = stayed();
+    obs.url_after = "http://app.test/projects/7".into();
+    obs.navigated = true;
+    obs.fields = vec![FieldState::default(); 3];
+    obs.texts_after = vec![SeenText {
+        alarm: true,
+        ..text("Overdue", 100.0, 300.0)
+    }];
+    assert_eq!(judge(&obs).outcome, Outcome::Success);
 }

@@ -244,6 +244,7 @@ fn observe(
             text: f.label().unwrap_or_default().to_string(),
             rect: rect(f.target.rect.x, f.target.rect.y - 20.0, 150.0, 18.0),
             live: false,
+            alarm: false,
         })
         .collect();
     let fields: Vec<FieldState> = form
@@ -271,6 +272,7 @@ fn observe(
             text: "Dashboard".into(),
             rect: rect(0.0, 0.0, 100.0, 20.0),
             live: false,
+            alarm: false,
         }];
         obs.fields = vec![FieldState::default(); form.fields.len()];
         return obs;
@@ -287,6 +289,7 @@ fn observe(
             text: message,
             rect: r,
             live: false,
+            alarm: false,
         });
     }
     obs
@@ -937,6 +940,7 @@ fn a_page_quoting_the_values_back_is_one_state() {
             text: greeting,
             rect: rect(0.0, 50.0, 300.0, 20.0),
             live: false,
+            alarm: false,
         });
         let layout = attach_by_layout(&form, &obs.fields);
         session.observe(classify(&form, &obs, &layout));
