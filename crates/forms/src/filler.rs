@@ -188,9 +188,10 @@ pub struct HeuristicFiller {
     /// How often each (field, value) was used, by single edits and in fills, so that the
     /// choices of single edits rotate.
     uses: HashMap<(String, String), u32>,
-    /// How often each (field, value) was sent in a fill of a form, so that the choices
-    /// of fills rotate on their own: a status picked on its own and never saved is still
-    /// to be sent.
+    /// How often each (field, value) was sent in a valid fill of a form, so that the
+    /// choices of fills rotate on their own: a status picked on its own and never saved
+    /// is still to be sent, and so is one sent beside a field left empty, which the
+    /// server refused before storing anything.
     sent: HashMap<(String, String), u32>,
     /// How often each (field, typed text) was sent in a valid fill, so that realistic
     /// text is not sent twice: a key, a username or a title the app stored once is often
@@ -361,8 +362,7 @@ impl FormFiller for HeuristicFiller {
         for f in &fill.values {
             if let Some(field) = form.fields.get(f.field) {
                 self.used(field, &f.value);
-                if let (true, Some(value)) = (Some(f.field) != fill.broken, choice_value(&f.value))
-                {
+                if let (None, Some(value)) = (fill.broken, choice_value(&f.value)) {
                     *self.sent.entry((field_identity(field), value)).or_insert(0) += 1;
                 }
             }

@@ -1103,6 +1103,31 @@ fn choices_rotate_from_the_preselected_one_through_every_option() {
     assert_eq!(second_round, ["order", "other", "product"], "{chosen:?}");
 }
 
+/// A fill with a field left empty is refused before anything is stored: the status it
+/// was sent with still gets its turn in the valid fills' first round.
+#[test]
+fn the_choices_of_a_fill_with_a_broken_field_are_still_to_be_sent() {
+    let title = input("text").name("title").label("Title");
+    let status = input("select-one")
+        .name("status")
+        .label("Status")
+        .options(&[("todo", "To do"), ("blocked", "Blocked"), ("done", "Done")]);
+    let f = form(vec![title, status]);
+    for run in 0..5 {
+        let mut filler = filler();
+        let broken = fill(&mut filler, &f, Variant::Empty, run * 10).expect("a fill");
+        assert_eq!(broken.broken, Some(0));
+        filler.submitted(&f, &broken);
+        let mut chosen = std::collections::BTreeSet::new();
+        for seed in 1..4 {
+            let fill = fill(&mut filler, &f, Variant::Valid, run * 10 + seed).expect("a fill");
+            filler.submitted(&f, &fill);
+            chosen.insert(fill.value_of(1).expect("a status").as_string());
+        }
+        assert_eq!(chosen.len(), 3, "run {run}: {chosen:?}");
+    }
+}
+
 /// A list's status filter and a form's status select share a name and a label, not
 /// their options: what the filter sent does not count for the form, which still gets
 /// to "archived" in its turn.

@@ -39,7 +39,7 @@ use crate::forms_export;
 use crate::forms_js::{self, Read, TEXTS_ONLY, WATCH};
 use crate::login::{Login, log_in};
 use crate::replay::{RADIO_BY_VALUE, user_action};
-use crate::strategy::{kept_box, step_of, with_checked};
+use crate::strategy::{kept_value, step_of, with_checked};
 use curio_report::{TestFormat, form_test_files, write_tests};
 
 /// How `curio forms` runs.
@@ -1282,7 +1282,7 @@ async fn submit_in(
     let now = &found;
     for (field, value) in now.fields.iter().zip(values) {
         let Some(action) = action_for(field, value) else {
-            if let Some(step) = kept_box(field, value) {
+            if let Some(step) = kept_value(field, value) {
                 let url = url.to_string();
                 let kept = Outcome {
                     url_before: url.clone(),

@@ -881,7 +881,7 @@ pub(crate) fn plan_move(
                 .map(|form| {
                     form.fields
                         .iter()
-                        .filter_map(|f| kept_box(f, &FieldValue::Check(f.checked)))
+                        .filter_map(|f| kept_value(f, &FieldValue::Check(f.checked)))
                         .map(|step| Planned { action: None, step })
                         .collect()
                 })
@@ -1029,7 +1029,7 @@ fn other_option(field: &Field, filler: &dyn FormFiller, rng: &mut dyn RngCore) -
 /// value); `None` when it already has it.
 fn field_action(field: &Field, value: &FieldValue) -> Option<Planned> {
     let Some(action) = action_for(field, value) else {
-        return kept_box(field, value).map(|step| Planned { action: None, step });
+        return kept_value(field, value).map(|step| Planned { action: None, step });
     };
     Some(Planned {
         step: with_checked(step_of(&action), value),
@@ -1037,9 +1037,11 @@ fn field_action(field: &Field, value: &FieldValue) -> Option<Planned> {
     })
 }
 
-/// The step of a checkbox that `value` leaves as the page shows it (`action_for` has
-/// nothing to do), with that state, so that a trace sets every box of the fill.
-pub(crate) fn kept_box(field: &Field, value: &FieldValue) -> Option<Step> {
+/// The step of a field that `value` leaves as the page shows it (`action_for` has
+/// nothing to do): a checkbox with its state, a text the page filled in (the seats a
+/// team has now, a task's title) with that text. So a trace sets every value of the
+/// fill, whatever the app shows when it is replayed.
+pub(crate) fn kept_value(field: &Field, value: &FieldValue) -> Option<Step> {
     match value {
         FieldValue::Check(on) if field.input_type == "checkbox" && *on == field.checked => {
             Some(step(
@@ -1047,6 +1049,14 @@ pub(crate) fn kept_box(field: &Field, value: &FieldValue) -> Option<Step> {
                 &field.target,
                 Some(checked_value(*on).to_string()),
             ))
+        }
+        FieldValue::Text(text)
+            if !text.is_empty()
+                && *text == field.value
+                && !field.readonly
+                && field.input_type != "hidden" =>
+        {
+            Some(step(StepKind::Fill, &field.target, Some(text.clone())))
         }
         _ => None,
     }
@@ -1084,4 +1094,31 @@ fn submit_planned(page: &Page, form: &Form) -> Option<Planned> {
         step: step(StepKind::Click, &target, None),
         action: Some(UserAction::Click(target)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input_values::tests::field;
+
+    /// A fill that keeps what the page shows still writes it into the trace: the seats
+    /// the team had when the plan was changed, which a fresh app shows otherwise.
+    #[test]
+    fn values_a_fill_leaves_as_the_page_shows_them_are_steps_of_the_trace() {
+        let mut seats = field("number");
+        seats.value = "8".into();
+        let kept = field_action(&seats, &FieldValue::Text("8".into())).expect("a step");
+        assert!(kept.action.is_none());
+        assert_eq!(kept.step.kind, StepKind::Fill);
+        assert_eq!(kept.step.value.as_deref(), Some("8"));
+        let typed = field_action(&seats, &FieldValue::Text("12".into())).expect("a step");
+        assert!(typed.action.is_some());
+        // Nothing typed, nothing to keep.
+        seats.value.clear();
+        assert!(field_action(&seats, &FieldValue::Text(String::new())).is_none());
+        let mut ticked = field("checkbox");
+        ticked.checked = true;
+        let kept = field_action(&ticked, &FieldValue::Check(true)).expect("a step");
+        assert_eq!(kept.step.value.as_deref(), Some("on"));
+    }
 }
