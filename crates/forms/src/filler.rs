@@ -165,13 +165,18 @@ pub trait FormFiller {
     /// Whether a choice was never sent in a fill of a form (valid or not, other than as
     /// its broken value); what single edits entered does not count. False for typed text
     /// and for fillers that do not count.
-    fn unsent(&self, _field: &Field, _value: &FieldValue) -> bool {
+    fn unsent(&self, _form: &Form, _field: &Field, _value: &FieldValue) -> bool {
         false
     }
 
     /// Whether two choices (of two fields of one form) were never submitted together in
     /// a valid fill; false for typed text and for fillers that do not count.
-    fn fresh_pair(&self, _a: (&Field, &FieldValue), _b: (&Field, &FieldValue)) -> bool {
+    fn fresh_pair(
+        &self,
+        _form: &Form,
+        _a: (&Field, &FieldValue),
+        _b: (&Field, &FieldValue),
+    ) -> bool {
         false
     }
 }
@@ -231,16 +236,16 @@ impl HeuristicFiller {
             .unwrap_or(0)
     }
 
-    fn sent_of(&self, field: &Field, value: &str) -> u32 {
+    fn sent_of(&self, form: &Form, field: &Field, value: &str) -> u32 {
         self.sent
-            .get(&(field_identity(field), value.to_string()))
+            .get(&(fill_identity(form, field), value.to_string()))
             .copied()
             .unwrap_or(0)
     }
 
-    fn typed_of(&self, field: &Field, text: &str) -> u32 {
+    fn typed_of(&self, form: &Form, field: &Field, text: &str) -> u32 {
         self.typed
-            .get(&(field_identity(field), text.to_string()))
+            .get(&(fill_identity(form, field), text.to_string()))
             .copied()
             .unwrap_or(0)
     }
@@ -279,7 +284,7 @@ impl FormFiller for HeuristicFiller {
             let applicable: Vec<usize> = filling.applicable(variant);
             let times = |&pos: &usize| self.uses_of(filling.field(pos), &broken_key(variant));
             let &pos = applicable.iter().min_by_key(|pos| times(pos))?;
-            filling.broken = Some(choice_item(filling.field(pos), &broken_key(variant)));
+            filling.broken = Some(choice_item(form, filling.field(pos), &broken_key(variant)));
             Some(pos)
         };
         // Originals before their confirmations, wherever these sit.
@@ -363,7 +368,10 @@ impl FormFiller for HeuristicFiller {
             if let Some(field) = form.fields.get(f.field) {
                 self.used(field, &f.value);
                 if let (None, Some(value)) = (fill.broken, choice_value(&f.value)) {
-                    *self.sent.entry((field_identity(field), value)).or_insert(0) += 1;
+                    *self
+                        .sent
+                        .entry((fill_identity(form, field), value))
+                        .or_insert(0) += 1;
                 }
             }
         }
@@ -375,13 +383,13 @@ impl FormFiller for HeuristicFiller {
             .filter(|f| Some(f.field) != fill.broken)
             .filter_map(|f| {
                 let field = form.fields.get(f.field)?;
-                Some(choice_item(field, &choice_value(&f.value)?))
+                Some(choice_item(form, field, &choice_value(&f.value)?))
             })
             .collect();
         let broken_item = fill
             .broken
             .and_then(|b| form.fields.get(b))
-            .map(|field| choice_item(field, &broken_key(fill.variant)));
+            .map(|field| choice_item(form, field, &broken_key(fill.variant)));
         let pairs: Vec<(&String, &String)> = match &broken_item {
             None => choices
                 .iter()
@@ -406,7 +414,7 @@ impl FormFiller for HeuristicFiller {
                         (form.fields.get(f.field), &f.value)
                         && !text.is_empty()
                     {
-                        let key = (field_identity(field), text.clone());
+                        let key = (fill_identity(form, field), text.clone());
                         *self.typed.entry(key).or_insert(0) += 1;
                     }
                 }
@@ -435,13 +443,13 @@ impl FormFiller for HeuristicFiller {
         self.uses_of(field, &bad_key(value)) == 0
     }
 
-    fn unsent(&self, field: &Field, value: &FieldValue) -> bool {
-        choice_value(value).is_some_and(|v| self.sent_of(field, &v) == 0)
+    fn unsent(&self, form: &Form, field: &Field, value: &FieldValue) -> bool {
+        choice_value(value).is_some_and(|v| self.sent_of(form, field, &v) == 0)
     }
 
-    fn fresh_pair(&self, a: (&Field, &FieldValue), b: (&Field, &FieldValue)) -> bool {
+    fn fresh_pair(&self, form: &Form, a: (&Field, &FieldValue), b: (&Field, &FieldValue)) -> bool {
         let item = |(field, value): (&Field, &FieldValue)| {
-            choice_value(value).map(|v| choice_item(field, &v))
+            choice_value(value).map(|v| choice_item(form, field, &v))
         };
         match (item(a), item(b)) {
             (Some(a), Some(b)) => self.pair_uses(a, b) == 0,
@@ -503,54 +511,78 @@ fn choice_value(value: &FieldValue) -> Option<String> {
     }
 }
 
-/// A field's identity across visits of its page, for counting the values used in it.
-/// A choice as counted in pairs: the field's identity and the value.
-fn choice_item(field: &Field, value: &str) -> String {
-    format!("{}={value}", field_identity(field))
+/// A choice as counted in pairs: the field's identity among its form's fills and the
+/// value.
+fn choice_item(form: &Form, field: &Field, value: &str) -> String {
+    format!("{}={value}", fill_identity(form, field))
 }
 
+/// A field's identity among the fills of its form, for counting what was sent: the
+/// form's fields, then the field's own identity. A task's edit form and its creation
+/// form share an Assignee select, not its turns: a member assigned in an edit is still
+/// to be assigned a new task.
+fn fill_identity(form: &Form, field: &Field) -> String {
+    let fields: std::collections::BTreeSet<String> = form.fields.iter().map(field_base).collect();
+    let fields: Vec<String> = fields.into_iter().collect();
+    format!("{}#{}", fields.join(","), field_identity(field))
+}
+
+/// A field's identity across visits of its page, for counting the values used in it.
+/// The options are part of it: a list's status filter and a form's status select
+/// share a name and a label, not their statuses, and counted as one field the
+/// filter's many uses of "archived" would keep the form from ever choosing it.
 fn field_identity(field: &Field) -> String {
-    // A control without name or id in a repeated row (a role per team member) is one
-    // field for rotation with its siblings in the other rows: once "admin" was tried in
-    // one row it is not new in the next, so a long table does not drown the rest.
-    if field.name.is_none() && field.id.is_none() {
-        let selector = &field.target.selector;
-        let shape = ROW_STEPS.iter().fold(selector.clone(), |s, row| {
-            let mut out = String::with_capacity(s.len());
-            let mut rest = s.as_str();
-            while let Some(at) = rest.find(row) {
-                let after = &rest[at + row.len()..];
-                match after.find(')') {
-                    Some(end) => {
-                        out.push_str(&rest[..at]);
-                        out.push_str(&row[..row.len() - ":nth-of-type(".len()]);
-                        rest = &after[end + 1..];
-                    }
-                    None => break,
-                }
-            }
-            out.push_str(rest);
-            out
-        });
-        if shape != *selector {
-            return format!("{}|rows|{shape}", field.input_type);
-        }
+    if let Some(shape) = row_shape(field) {
+        return shape;
     }
-    // The options are part of it: a list's status filter and a form's status select
-    // share a name and a label, not their statuses, and counted as one field the
-    // filter's many sends of "archived" would keep the form from ever choosing it.
     let mut options = std::collections::hash_map::DefaultHasher::new();
     for option in &field.options {
         option.value.hash(&mut options);
     }
+    format!("{}|{:x}", named(field), options.finish())
+}
+
+/// A field's identity without its options.
+fn field_base(field: &Field) -> String {
+    row_shape(field).unwrap_or_else(|| named(field))
+}
+
+fn named(field: &Field) -> String {
     format!(
-        "{}|{}|{}|{}|{:x}",
+        "{}|{}|{}|{}",
         field.input_type,
         field.name.as_deref().unwrap_or(""),
         field.id.as_deref().unwrap_or(""),
         field.target.locator,
-        options.finish()
     )
+}
+
+/// A control without name or id in a repeated row (a role per team member) is one
+/// field for rotation with its siblings in the other rows: once "admin" was tried in
+/// one row it is not new in the next, so a long table does not drown the rest.
+fn row_shape(field: &Field) -> Option<String> {
+    if field.name.is_some() || field.id.is_some() {
+        return None;
+    }
+    let selector = &field.target.selector;
+    let shape = ROW_STEPS.iter().fold(selector.clone(), |s, row| {
+        let mut out = String::with_capacity(s.len());
+        let mut rest = s.as_str();
+        while let Some(at) = rest.find(row) {
+            let after = &rest[at + row.len()..];
+            match after.find(')') {
+                Some(end) => {
+                    out.push_str(&rest[..at]);
+                    out.push_str(&row[..row.len() - ":nth-of-type(".len()]);
+                    rest = &after[end + 1..];
+                }
+                None => break,
+            }
+        }
+        out.push_str(rest);
+        out
+    });
+    (shape != *selector).then(|| format!("{}|rows|{shape}", field.input_type))
 }
 
 /// Selector steps of repeated rows, whose position is not part of a field's identity.
@@ -940,7 +972,7 @@ impl Filling<'_> {
                     .map(|c| (c, false)),
             )
             .collect();
-        let unsent = |text: &str| self.filler.typed_of(field, text) == 0;
+        let unsent = |text: &str| self.filler.typed_of(self.form, field, text) == 0;
         let chosen = fitting
             .iter()
             .find(|(c, _)| unsent(c))
@@ -1263,7 +1295,7 @@ impl Filling<'_> {
             .filter(|&(p, _)| p != pos)
             .filter_map(|(p, g)| {
                 let value = choice_value(&g.as_ref()?.value)?;
-                Some(choice_item(self.field(p), &value))
+                Some(choice_item(self.form, self.field(p), &value))
             })
             .chain(self.broken.clone())
             .collect();
@@ -1271,7 +1303,7 @@ impl Filling<'_> {
             .iter()
             .map(|&i| {
                 let value = &field.options[i].value;
-                let item = choice_item(field, value);
+                let item = choice_item(self.form, field, value);
                 let together: u32 = earlier
                     .iter()
                     .map(|e| self.filler.pair_uses(e.clone(), item.clone()))
@@ -1280,7 +1312,7 @@ impl Filling<'_> {
                 let turns = if single {
                     used
                 } else {
-                    self.filler.sent_of(field, value)
+                    self.filler.sent_of(self.form, field, value)
                 };
                 (together, turns, used)
             })

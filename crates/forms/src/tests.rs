@@ -1198,7 +1198,7 @@ fn combinations_of_choices_take_turns() {
         let (Some(a), Some(b)) = (fill.value_of(0), fill.value_of(1)) else {
             panic!("both chosen: {fill:?}");
         };
-        filler.fresh_pair((&f.fields[0], a), (&f.fields[1], b))
+        filler.fresh_pair(&f, (&f.fields[0], a), (&f.fields[1], b))
     };
     // A refused fill does not try its combination.
     let bad = fill(&mut filler, &f, Variant::Valid, 9).expect("a fill");
@@ -1353,7 +1353,7 @@ fn choices_picked_on_their_own_still_take_their_turn_in_fills() {
         filler.used(&status, &archived);
         filler.used(&status, &FieldValue::Select("on_hold".into()));
     }
-    assert!(filler.unsent(&status, &archived), "picked, never saved");
+    assert!(filler.unsent(&f, &status, &archived), "picked, never saved");
     let mut sent = Vec::new();
     for seed in 0..3 {
         let fill = fill(&mut filler, &f, Variant::Valid, seed).expect("a fill");
@@ -1362,7 +1362,43 @@ fn choices_picked_on_their_own_still_take_their_turn_in_fills() {
     }
     sent.sort();
     assert_eq!(sent, ["active", "archived", "on_hold"]);
-    assert!(!filler.unsent(&status, &archived));
+    assert!(!filler.unsent(&f, &status, &archived));
+}
+
+#[test]
+fn a_choice_sent_in_one_form_is_still_to_be_sent_in_another() {
+    let assignee = input("select-one")
+        .name("assignee")
+        .label("Assignee")
+        .options(&[("1", "Alex"), ("2", "Sam"), ("3", "Priya")]);
+    let title = input("text").name("title").label("Title");
+    let status = input("select-one")
+        .name("status")
+        .label("Status")
+        .options(&[("todo", "To do"), ("done", "Done")]);
+    let edit = form(vec![title.clone(), status, assignee.clone()]);
+    let create = form(vec![title, assignee.clone()]);
+    let mut filler = filler();
+    let priya = FieldValue::Select("3".into());
+    for seed in 0..3 {
+        let fill = fill(&mut filler, &edit, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&edit, &fill);
+    }
+    assert!(
+        !filler.unsent(&edit, &assignee, &priya),
+        "every member was assigned in edits"
+    );
+    assert!(
+        filler.unsent(&create, &assignee, &priya),
+        "no new task went to Priya"
+    );
+    let mut chosen = std::collections::BTreeSet::new();
+    for seed in 0..3 {
+        let fill = fill(&mut filler, &create, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&create, &fill);
+        chosen.insert(fill.value_of(1).expect("an assignee").as_string());
+    }
+    assert_eq!(chosen.len(), 3, "{chosen:?}");
 }
 
 #[test]

@@ -89,16 +89,16 @@ impl FormFiller for SolvedFiller<'_> {
         self.inner.fresh(field, value)
     }
 
-    fn unsent(&self, field: &Field, value: &FieldValue) -> bool {
-        self.inner.unsent(field, value)
+    fn unsent(&self, form: &Form, field: &Field, value: &FieldValue) -> bool {
+        self.inner.unsent(form, field, value)
     }
 
     fn fresh_boundary(&self, field: &Field, value: &str) -> bool {
         self.inner.fresh_boundary(field, value)
     }
 
-    fn fresh_pair(&self, a: (&Field, &FieldValue), b: (&Field, &FieldValue)) -> bool {
-        self.inner.fresh_pair(a, b)
+    fn fresh_pair(&self, form: &Form, a: (&Field, &FieldValue), b: (&Field, &FieldValue)) -> bool {
+        self.inner.fresh_pair(form, a, b)
     }
 }
 

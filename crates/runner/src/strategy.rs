@@ -264,12 +264,13 @@ fn fresh_choices(form: &Form, fill: &FormFill, filler: &dyn FormFiller) -> Optio
     let choices = choices(form, fill);
     let fresh = choices
         .iter()
-        .any(|(field, value)| filler.unsent(field, value));
+        .any(|(field, value)| filler.unsent(form, field, value));
     let fresh_pair = || {
-        choices
-            .iter()
-            .enumerate()
-            .any(|(i, &a)| choices[i + 1..].iter().any(|&b| filler.fresh_pair(a, b)))
+        choices.iter().enumerate().any(|(i, &a)| {
+            choices[i + 1..]
+                .iter()
+                .any(|&b| filler.fresh_pair(form, a, b))
+        })
     };
     (fresh || fresh_pair()).then(|| joined(&choices))
 }
