@@ -518,13 +518,14 @@ fn choice_item(form: &Form, field: &Field, value: &str) -> String {
 }
 
 /// A field's identity among the fills of its form, for counting what was sent: the
-/// form's fields, then the field's own identity. A task's edit form and its creation
-/// form share an Assignee select, not its turns: a member assigned in an edit is still
-/// to be assigned a new task.
+/// form's fields, then the field, both without their options. A task's edit form and
+/// its creation form share an Assignee select, not its turns (a member assigned in an
+/// edit is still to be assigned a new task); a member joining the team, or made a viewer
+/// and no longer offered, leaves the others' turns as they were.
 fn fill_identity(form: &Form, field: &Field) -> String {
     let fields: std::collections::BTreeSet<String> = form.fields.iter().map(field_base).collect();
     let fields: Vec<String> = fields.into_iter().collect();
-    format!("{}#{}", fields.join(","), field_identity(field))
+    format!("{}#{}", fields.join(","), field_base(field))
 }
 
 /// A field's identity across visits of its page, for counting the values used in it.

@@ -1129,8 +1129,8 @@ fn the_choices_of_a_fill_with_a_broken_field_are_still_to_be_sent() {
 }
 
 /// A list's status filter and a form's status select share a name and a label, not
-/// their options: what the filter sent does not count for the form, which still gets
-/// to "archived" in its turn.
+/// their options: the filter's uses do not count for the form, which still gets to
+/// "archived" in its turn.
 #[test]
 fn fields_with_other_options_rotate_apart() {
     let filter = input("select-one")
@@ -1145,11 +1145,12 @@ fn fields_with_other_options_rotate_apart() {
             ("on_hold", "On hold"),
             ("archived", "Archived"),
         ]);
-    let (lists, edit) = (form(vec![filter]), form(vec![status]));
+    let edit = form(vec![status]);
     let mut filler = filler();
-    for seed in 0..6 {
-        let fill = fill(&mut filler, &lists, Variant::Valid, seed).expect("a fill");
-        filler.submitted(&lists, &fill);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..6 {
+        let value = filler.value_for(&filter, &mut rng);
+        filler.used(&filter, &FieldValue::Select(value));
     }
     let mut chosen = std::collections::BTreeSet::new();
     for seed in 0..3 {
@@ -1158,6 +1159,29 @@ fn fields_with_other_options_rotate_apart() {
         chosen.insert(fill.value_of(0).expect("a value").as_string());
     }
     assert_eq!(chosen.len(), 3, "{chosen:?}");
+}
+
+/// A member made a viewer is no longer offered as an assignee; once offered again, they
+/// are the one still to be assigned, as the others' turns were kept meanwhile.
+#[test]
+fn turns_outlast_a_change_of_the_options() {
+    let members = |ids: &[&'static str]| {
+        let options: Vec<(&str, &str)> = ids.iter().map(|&id| (id, id)).collect();
+        input("select-one")
+            .name("assignee")
+            .label("Assignee")
+            .options(&options)
+    };
+    let title = input("text").name("title").label("Title");
+    let mut filler = filler();
+    let without = form(vec![title.clone(), members(&["1", "2", "4"])]);
+    for seed in 0..6 {
+        let fill = fill(&mut filler, &without, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&without, &fill);
+    }
+    let with = form(vec![title, members(&["1", "2", "3", "4"])]);
+    let fill = fill(&mut filler, &with, Variant::Valid, 0).expect("a fill");
+    assert_eq!(fill.value_of(1), Some(&FieldValue::Select("3".into())));
 }
 
 #[test]
