@@ -146,6 +146,10 @@ pub trait FormFiller {
     /// `fill` was entered into `form` and submitted: every value counts as used.
     fn submitted(&mut self, _form: &Form, _fill: &FormFill) {}
 
+    /// The server refused `fill`, submitted to `form` as valid: nothing was stored, so
+    /// what it sent is still to be sent (its choices, their pairs, its text).
+    fn refused(&mut self, _form: &Form, _fill: &FormFill) {}
+
     /// Valid fills of `form` begin at round `rounds` of its choices (for optional
     /// checkboxes: 0 as they are, 1 all cleared, 2 all ticked) when fewer were submitted.
     fn skip_rounds(&mut self, _form: &Form, _rounds: u32) {}
@@ -229,6 +233,39 @@ impl HeuristicFiller {
         }
     }
 
+    /// Counts what a valid fill sent (`up`), or takes it back when the server refused
+    /// it: each choice, every two choices together, the form's round, the typed texts.
+    fn count_sent(&mut self, form: &Form, fill: &FormFill, up: bool) {
+        let step = |n: &mut u32| *n = if up { *n + 1 } else { n.saturating_sub(1) };
+        for f in &fill.values {
+            if let (Some(field), Some(value)) = (form.fields.get(f.field), choice_value(&f.value)) {
+                step(
+                    self.sent
+                        .entry((fill_identity(form, field), value))
+                        .or_insert(0),
+                );
+            }
+        }
+        let choices = sent_choices(form, fill);
+        for (i, a) in choices.iter().enumerate() {
+            for b in &choices[i + 1..] {
+                step(self.pairs.entry(ordered(a.clone(), b.clone())).or_insert(0));
+            }
+        }
+        step(self.submissions.entry(form.key.0.clone()).or_insert(0));
+        for f in &fill.values {
+            if let (Some(field), FieldValue::Text(text)) = (form.fields.get(f.field), &f.value)
+                && !text.is_empty()
+            {
+                step(
+                    self.typed
+                        .entry((fill_identity(form, field), text.clone()))
+                        .or_insert(0),
+                );
+            }
+        }
+    }
+
     fn uses_of(&self, field: &Field, value: &str) -> u32 {
         self.uses
             .get(&(field_identity(field), value.to_string()))
@@ -251,8 +288,7 @@ impl HeuristicFiller {
     }
 
     fn pair_uses(&self, a: String, b: String) -> u32 {
-        let key = if a <= b { (a, b) } else { (b, a) };
-        self.pairs.get(&key).copied().unwrap_or(0)
+        self.pairs.get(&ordered(a, b)).copied().unwrap_or(0)
     }
 
     pub fn dictionary(&self) -> &Dictionary {
@@ -367,70 +403,32 @@ impl FormFiller for HeuristicFiller {
         for f in &fill.values {
             if let Some(field) = form.fields.get(f.field) {
                 self.used(field, &f.value);
-                if let (None, Some(value)) = (fill.broken, choice_value(&f.value)) {
-                    *self
-                        .sent
-                        .entry((fill_identity(form, field), value))
-                        .or_insert(0) += 1;
-                }
             }
         }
-        // In a valid fill every two choices were sent together. A refused fill did not
-        // try its combination: its choices pair with the broken field only.
-        let choices: Vec<String> = fill
-            .values
-            .iter()
-            .filter(|f| Some(f.field) != fill.broken)
-            .filter_map(|f| {
-                let field = form.fields.get(f.field)?;
-                Some(choice_item(form, field, &choice_value(&f.value)?))
-            })
-            .collect();
-        let broken_item = fill
-            .broken
-            .and_then(|b| form.fields.get(b))
-            .map(|field| choice_item(form, field, &broken_key(fill.variant)));
-        let pairs: Vec<(&String, &String)> = match &broken_item {
-            None => choices
-                .iter()
-                .enumerate()
-                .flat_map(|(i, a)| choices[i + 1..].iter().map(move |b| (a, b)))
-                .collect(),
-            Some(item) => choices.iter().map(|c| (c, item)).collect(),
+        let Some(b) = fill.broken else {
+            self.count_sent(form, fill, true);
+            return;
         };
-        for (a, b) in pairs {
-            let key = if a <= b {
-                (a.clone(), b.clone())
-            } else {
-                (b.clone(), a.clone())
-            };
-            *self.pairs.entry(key).or_insert(0) += 1;
+        // A fill meant to be refused did not try its combination: its choices pair with
+        // the broken field only.
+        let Some(broken) = form.fields.get(b) else {
+            return;
+        };
+        let item = choice_item(form, broken, &broken_key(fill.variant));
+        for choice in sent_choices(form, fill) {
+            *self.pairs.entry(ordered(choice, item.clone())).or_insert(0) += 1;
         }
-        match fill.broken {
-            None => {
-                *self.submissions.entry(form.key.0.clone()).or_insert(0) += 1;
-                for f in &fill.values {
-                    if let (Some(field), FieldValue::Text(text)) =
-                        (form.fields.get(f.field), &f.value)
-                        && !text.is_empty()
-                    {
-                        let key = (fill_identity(form, field), text.clone());
-                        *self.typed.entry(key).or_insert(0) += 1;
-                    }
-                }
-            }
-            Some(b) => {
-                if let Some(field) = form.fields.get(b) {
-                    let key = (field_identity(field), broken_key(fill.variant));
-                    *self.uses.entry(key).or_insert(0) += 1;
-                }
-                if let (Some(field), Some(FieldValue::Text(v))) =
-                    (form.fields.get(b), fill.value_of(b))
-                {
-                    let key = (field_identity(field), bad_key(v));
-                    *self.uses.entry(key).or_insert(0) += 1;
-                }
-            }
+        let key = (field_identity(broken), broken_key(fill.variant));
+        *self.uses.entry(key).or_insert(0) += 1;
+        if let Some(FieldValue::Text(v)) = fill.value_of(b) {
+            let key = (field_identity(broken), bad_key(v));
+            *self.uses.entry(key).or_insert(0) += 1;
+        }
+    }
+
+    fn refused(&mut self, form: &Form, fill: &FormFill) {
+        if fill.broken.is_none() {
+            self.count_sent(form, fill, false);
         }
     }
 
@@ -509,6 +507,23 @@ fn choice_value(value: &FieldValue) -> Option<String> {
         FieldValue::Check(on) => Some(on.to_string()),
         FieldValue::Text(_) => None,
     }
+}
+
+/// The choices of `fill` other than its broken field's, as counted in pairs.
+fn sent_choices(form: &Form, fill: &FormFill) -> Vec<String> {
+    fill.values
+        .iter()
+        .filter(|f| Some(f.field) != fill.broken)
+        .filter_map(|f| {
+            let field = form.fields.get(f.field)?;
+            Some(choice_item(form, field, &choice_value(&f.value)?))
+        })
+        .collect()
+}
+
+/// A pair of choices in the order it is counted under.
+fn ordered(a: String, b: String) -> (String, String) {
+    if a <= b { (a, b) } else { (b, a) }
 }
 
 /// A choice as counted in pairs: the field's identity among its form's fills and the

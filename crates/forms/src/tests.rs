@@ -1184,6 +1184,33 @@ fn turns_outlast_a_change_of_the_options() {
     assert_eq!(fill.value_of(1), Some(&FieldValue::Select("3".into())));
 }
 
+/// A valid fill the server refused (a seat count the team outgrew) stored nothing: its
+/// plan and cycle are still to be sent together, and each is still unsent.
+#[test]
+fn a_fill_the_server_refused_is_still_to_be_sent() {
+    let plan = input("select-one")
+        .name("plan")
+        .label("Plan")
+        .options(&[("team", "Team"), ("business", "Business")]);
+    let cycle = input("select-one")
+        .name("cycle")
+        .label("Billing cycle")
+        .options(&[("monthly", "Monthly"), ("yearly", "Yearly")]);
+    let f = form(vec![plan, cycle]);
+    let mut filler = filler();
+    let first = fill(&mut filler, &f, Variant::Valid, 0).expect("a fill");
+    let (Some(a), Some(b)) = (first.value_of(0), first.value_of(1)) else {
+        panic!("both chosen: {first:?}");
+    };
+    filler.submitted(&f, &first);
+    assert!(!filler.unsent(&f, &f.fields[0], a));
+    assert!(!filler.fresh_pair(&f, (&f.fields[0], a), (&f.fields[1], b)));
+    filler.refused(&f, &first);
+    assert!(filler.unsent(&f, &f.fields[0], a), "{first:?}");
+    assert!(filler.unsent(&f, &f.fields[1], b), "{first:?}");
+    assert!(filler.fresh_pair(&f, (&f.fields[0], a), (&f.fields[1], b)));
+}
+
 #[test]
 fn single_choices_rotate_too() {
     let zone = input("select-one").label("Display timezone").options(&[

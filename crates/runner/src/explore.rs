@@ -8,7 +8,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use curio_browser::{Browser, BrowserError, CoverageMap, LaunchError, Outcome, Tab, UserAction};
 use curio_explorer::{Learner, LearnerConfig};
-use curio_forms::HeuristicFiller;
+use curio_forms::{FormFiller, HeuristicFiller};
 
 use crate::forms::{SessionTools, connect_model, solve_form};
 use crate::solved::{Solved, SolvedFiller, form_signature};
@@ -882,7 +882,13 @@ impl Explorer {
             // A refusal changed nothing; and values the form accepted once no longer
             // pass (a rule that moved with the app's data: seats at least the team's
             // members, who were invited since): its session runs again the next time
-            // the form is met, once in a run.
+            // the form is met, once in a run. What the fill chose is still to be sent
+            // (Business billed yearly, refused for a seat count the team outgrew).
+            if let Move::Form { form, fill } = &candidate.kind
+                && let Some(form) = current.page.forms.get(*form)
+            {
+                self.filler.refused(form, fill);
+            }
             if self.tracks_changes() {
                 self.changes.pop_back();
                 self.chain = self.chain.saturating_sub(1);

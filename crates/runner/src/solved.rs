@@ -81,6 +81,10 @@ impl FormFiller for SolvedFiller<'_> {
         self.inner.submitted(form, fill);
     }
 
+    fn refused(&mut self, form: &Form, fill: &FormFill) {
+        self.inner.refused(form, fill);
+    }
+
     fn skip_rounds(&mut self, form: &Form, rounds: u32) {
         self.inner.skip_rounds(form, rounds);
     }
