@@ -14,6 +14,11 @@ use crate::{
 
 const TODAY: (i32, u32, u32) = (2025, 6, 15);
 
+/// A select named `name`, labelled `label`, with `options` (value, text).
+fn select(name: &str, label: &str, options: &[(&str, &str)]) -> Field {
+    input("select-one").name(name).label(label).options(options)
+}
+
 pub(crate) fn input(input_type: &str) -> Field {
     let tag = match input_type {
         "textarea" => "textarea",
@@ -1108,10 +1113,11 @@ fn choices_rotate_from_the_preselected_one_through_every_option() {
 #[test]
 fn the_choices_of_a_fill_with_a_broken_field_are_still_to_be_sent() {
     let title = input("text").name("title").label("Title");
-    let status = input("select-one")
-        .name("status")
-        .label("Status")
-        .options(&[("todo", "To do"), ("blocked", "Blocked"), ("done", "Done")]);
+    let status = select(
+        "status",
+        "Status",
+        &[("todo", "To do"), ("blocked", "Blocked"), ("done", "Done")],
+    );
     let f = form(vec![title, status]);
     for run in 0..5 {
         let mut filler = filler();
@@ -1133,18 +1139,20 @@ fn the_choices_of_a_fill_with_a_broken_field_are_still_to_be_sent() {
 /// "archived" in its turn.
 #[test]
 fn fields_with_other_options_rotate_apart() {
-    let filter = input("select-one")
-        .name("status")
-        .label("Status")
-        .options(&[("open", "Open"), ("archived", "Archived")]);
-    let status = input("select-one")
-        .name("status")
-        .label("Status")
-        .options(&[
+    let filter = select(
+        "status",
+        "Status",
+        &[("open", "Open"), ("archived", "Archived")],
+    );
+    let status = select(
+        "status",
+        "Status",
+        &[
             ("active", "Active"),
             ("on_hold", "On hold"),
             ("archived", "Archived"),
-        ]);
+        ],
+    );
     let edit = form(vec![status]);
     let mut filler = filler();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -1167,10 +1175,7 @@ fn fields_with_other_options_rotate_apart() {
 fn turns_outlast_a_change_of_the_options() {
     let members = |ids: &[&'static str]| {
         let options: Vec<(&str, &str)> = ids.iter().map(|&id| (id, id)).collect();
-        input("select-one")
-            .name("assignee")
-            .label("Assignee")
-            .options(&options)
+        select("assignee", "Assignee", &options)
     };
     let title = input("text").name("title").label("Title");
     let mut filler = filler();
@@ -1188,14 +1193,16 @@ fn turns_outlast_a_change_of_the_options() {
 /// plan and cycle are still to be sent together, and each is still unsent.
 #[test]
 fn a_fill_the_server_refused_is_still_to_be_sent() {
-    let plan = input("select-one")
-        .name("plan")
-        .label("Plan")
-        .options(&[("team", "Team"), ("business", "Business")]);
-    let cycle = input("select-one")
-        .name("cycle")
-        .label("Billing cycle")
-        .options(&[("monthly", "Monthly"), ("yearly", "Yearly")]);
+    let plan = select(
+        "plan",
+        "Plan",
+        &[("team", "Team"), ("business", "Business")],
+    );
+    let cycle = select(
+        "cycle",
+        "Billing cycle",
+        &[("monthly", "Monthly"), ("yearly", "Yearly")],
+    );
     let f = form(vec![plan, cycle]);
     let mut filler = filler();
     let first = fill(&mut filler, &f, Variant::Valid, 0).expect("a fill");
@@ -1238,10 +1245,11 @@ fn combinations_of_choices_take_turns() {
         ("pro", "Pro"),
     ]);
     team.options[1].selected = true;
-    let cycle = input("select-one")
-        .label("Billing cycle")
-        .name("cycle")
-        .options(&[("monthly", "Monthly"), ("yearly", "Yearly")]);
+    let cycle = select(
+        "cycle",
+        "Billing cycle",
+        &[("monthly", "Monthly"), ("yearly", "Yearly")],
+    );
     let f = form(vec![team, cycle]);
     let mut filler = filler();
     let mut pairs = std::collections::BTreeSet::new();
@@ -1328,10 +1336,7 @@ fn a_choice_repeated_in_every_row_rotates_once_for_all_rows() {
     assert!(!filler.fresh(&kenji, &FieldValue::Select("admin".into())));
     assert!(filler.fresh(&kenji, &FieldValue::Select("member".into())));
     // Fields with a name keep their own rotation.
-    let named = input("select-one")
-        .label("Role")
-        .name("role")
-        .options(&[("admin", "Admin")]);
+    let named = select("role", "Role", &[("admin", "Admin")]);
     assert!(filler.fresh(&named, &FieldValue::Select("admin".into())));
 }
 
@@ -1389,14 +1394,15 @@ fn skipped_rounds_start_later_and_never_go_back() {
 
 #[test]
 fn choices_picked_on_their_own_still_take_their_turn_in_fills() {
-    let status = input("select-one")
-        .label("Status")
-        .name("status")
-        .options(&[
+    let status = select(
+        "status",
+        "Status",
+        &[
             ("active", "Active"),
             ("on_hold", "On hold"),
             ("archived", "Archived"),
-        ]);
+        ],
+    );
     let f = form(vec![status.clone()]);
     let mut filler = filler();
     let archived = FieldValue::Select("archived".into());
@@ -1418,15 +1424,13 @@ fn choices_picked_on_their_own_still_take_their_turn_in_fills() {
 
 #[test]
 fn a_choice_sent_in_one_form_is_still_to_be_sent_in_another() {
-    let assignee = input("select-one")
-        .name("assignee")
-        .label("Assignee")
-        .options(&[("1", "Alex"), ("2", "Sam"), ("3", "Priya")]);
+    let assignee = select(
+        "assignee",
+        "Assignee",
+        &[("1", "Alex"), ("2", "Sam"), ("3", "Priya")],
+    );
     let title = input("text").name("title").label("Title");
-    let status = input("select-one")
-        .name("status")
-        .label("Status")
-        .options(&[("todo", "To do"), ("done", "Done")]);
+    let status = select("status", "Status", &[("todo", "To do"), ("done", "Done")]);
     let edit = form(vec![title.clone(), status, assignee.clone()]);
     let create = form(vec![title, assignee.clone()]);
     let mut filler = filler();
@@ -1490,15 +1494,16 @@ fn an_optional_promo_code_is_left_empty_and_a_required_one_is_filled() {
 
 #[test]
 fn invalid_fills_break_each_field_in_turn_under_every_choice() {
-    let mut subject = input("select-one")
-        .label("Subject")
-        .name("subject")
-        .options(&[
+    let mut subject = select(
+        "subject",
+        "Subject",
+        &[
             ("order", "Order problem"),
             ("returns", "Returns"),
             ("product", "Product question"),
             ("other", "Other"),
-        ]);
+        ],
+    );
     subject.options[0].selected = true;
     let f = form(vec![
         input("text").label("Your name").name("name"),
