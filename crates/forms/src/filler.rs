@@ -147,7 +147,8 @@ pub trait FormFiller {
     fn submitted(&mut self, _form: &Form, _fill: &FormFill) {}
 
     /// The server refused `fill`, submitted to `form` as valid: nothing was stored, so
-    /// what it sent is still to be sent (its choices, their pairs, its text).
+    /// the choices it sent are still to be sent (alone and in pairs); the texts it typed
+    /// are not, being what the server refused.
     fn refused(&mut self, _form: &Form, _fill: &FormFill) {}
 
     /// Valid fills of `form` begin at round `rounds` of its choices (for optional
@@ -233,10 +234,10 @@ impl HeuristicFiller {
         }
     }
 
-    /// Counts what a valid fill sent (`up`), or takes it back when the server refused
-    /// it: each choice, every two choices together, the form's round, the typed texts.
-    fn count_sent(&mut self, form: &Form, fill: &FormFill, up: bool) {
-        let step = |n: &mut u32| *n = if up { *n + 1 } else { n.saturating_sub(1) };
+    /// Counts (`step`: [`add_one`]) the choices a valid fill sent, each alone and every
+    /// two together, and the form's round; or takes them back ([`take_one`]) when the
+    /// server refused the fill: its combination is still to be sent.
+    fn count_choices(&mut self, form: &Form, fill: &FormFill, step: fn(&mut u32)) {
         for f in &fill.values {
             if let (Some(field), Some(value)) = (form.fields.get(f.field), choice_value(&f.value)) {
                 step(
@@ -253,17 +254,6 @@ impl HeuristicFiller {
             }
         }
         step(self.submissions.entry(form.key.0.clone()).or_insert(0));
-        for f in &fill.values {
-            if let (Some(field), FieldValue::Text(text)) = (form.fields.get(f.field), &f.value)
-                && !text.is_empty()
-            {
-                step(
-                    self.typed
-                        .entry((fill_identity(form, field), text.clone()))
-                        .or_insert(0),
-                );
-            }
-        }
     }
 
     fn uses_of(&self, field: &Field, value: &str) -> u32 {
@@ -406,7 +396,20 @@ impl FormFiller for HeuristicFiller {
             }
         }
         let Some(b) = fill.broken else {
-            self.count_sent(form, fill, true);
+            self.count_choices(form, fill, add_one);
+            // Typed texts stay counted even when the server refuses them: a text it
+            // refused is no better the next time.
+            for f in &fill.values {
+                if let (Some(field), FieldValue::Text(text)) = (form.fields.get(f.field), &f.value)
+                    && !text.is_empty()
+                {
+                    add_one(
+                        self.typed
+                            .entry((fill_identity(form, field), text.clone()))
+                            .or_insert(0),
+                    );
+                }
+            }
             return;
         };
         // A fill meant to be refused did not try its combination: its choices pair with
@@ -428,7 +431,7 @@ impl FormFiller for HeuristicFiller {
 
     fn refused(&mut self, form: &Form, fill: &FormFill) {
         if fill.broken.is_none() {
-            self.count_sent(form, fill, false);
+            self.count_choices(form, fill, take_one);
         }
     }
 
@@ -454,6 +457,14 @@ impl FormFiller for HeuristicFiller {
             _ => false,
         }
     }
+}
+
+fn add_one(n: &mut u32) {
+    *n += 1;
+}
+
+fn take_one(n: &mut u32) {
+    *n = n.saturating_sub(1);
 }
 
 /// Variants of a sent text tried for one not sent yet.
@@ -563,13 +574,22 @@ fn field_base(field: &Field) -> String {
     row_shape(field).unwrap_or_else(|| named(field))
 }
 
+/// A field by its type, name, id and what it is called: its locator, or for a radio
+/// group its caption, since the group sits at its first radio, whose locator is that
+/// option's label (which changes with a "current" badge when the app's plan changes).
 fn named(field: &Field) -> String {
+    let called = if field.input_type == "radio" {
+        let captions: Vec<&str> = field.labels.iter().map(|l| l.text.as_str()).collect();
+        captions.join(" ")
+    } else {
+        field.target.locator.clone()
+    };
     format!(
         "{}|{}|{}|{}",
         field.input_type,
         field.name.as_deref().unwrap_or(""),
         field.id.as_deref().unwrap_or(""),
-        field.target.locator,
+        called,
     )
 }
 

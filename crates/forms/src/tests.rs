@@ -1189,6 +1189,37 @@ fn turns_outlast_a_change_of_the_options() {
     assert_eq!(fill.value_of(1), Some(&FieldValue::Select("3".into())));
 }
 
+/// A radio group sits at its first radio, whose name is that option's label: "Starter
+/// (current)" once the app's plan is Starter. The group's turns outlast that change, so
+/// the plan not sent yet is still the next one.
+#[test]
+fn a_radio_group_keeps_its_turns_when_its_first_option_is_renamed() {
+    let plans = |first: &str| {
+        let mut group = input("radio")
+            .label("Choose a plan")
+            .name("plan")
+            .options(&[
+                ("starter", "Starter"),
+                ("team", "Team"),
+                ("business", "Business"),
+            ]);
+        group.target.locator = format!("radio {first:?}");
+        group
+    };
+    let before = form(vec![plans("Starter")]);
+    let mut filler = filler();
+    let mut sent = std::collections::BTreeSet::new();
+    for seed in 0..2 {
+        let fill = fill(&mut filler, &before, Variant::Valid, seed).expect("a fill");
+        filler.submitted(&before, &fill);
+        sent.insert(fill.value_of(0).expect("a plan").as_string());
+    }
+    let after = form(vec![plans("Starter current")]);
+    let fill = fill(&mut filler, &after, Variant::Valid, 0).expect("a fill");
+    let next = fill.value_of(0).expect("a plan").as_string();
+    assert!(!sent.contains(&next), "{next} again after {sent:?}");
+}
+
 /// A valid fill the server refused (a seat count the team outgrew) stored nothing: its
 /// plan and cycle are still to be sent together, and each is still unsent.
 #[test]
@@ -1562,13 +1593,18 @@ fn typed_text_sent_in_a_valid_fill_is_not_sent_again() {
         assert!(!sent.contains(&text), "{text:?} sent twice: {sent:?}");
         sent.push(text);
     }
-    // A refused fill stores nothing: its text may come again.
+    // A fill broken on purpose stores nothing: its text may come again.
     let bad = fill(&mut filler, &f, Variant::Valid, 9).expect("a fill");
-    let mut refused = bad.clone();
-    refused.broken = Some(0);
-    filler.submitted(&f, &refused);
+    let mut broken = bad.clone();
+    broken.broken = Some(0);
+    filler.submitted(&f, &broken);
     let again = fill(&mut filler, &f, Variant::Valid, 9).expect("a fill");
     assert_eq!(bad.value_of(0), again.value_of(0));
+    // A valid fill the server refused was no better: its text comes no more.
+    filler.submitted(&f, &again);
+    filler.refused(&f, &again);
+    let next = fill(&mut filler, &f, Variant::Valid, 9).expect("a fill");
+    assert_ne!(again.value_of(0), next.value_of(0));
 }
 
 #[test]
