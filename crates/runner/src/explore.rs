@@ -8,10 +8,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use curio_browser::{Browser, BrowserError, CoverageMap, LaunchError, Outcome, Tab, UserAction};
 use curio_explorer::{Learner, LearnerConfig};
-use curio_forms::{FormFiller, HeuristicFiller};
+use curio_forms::{FieldValue, FormFiller, HeuristicFiller};
 
-use crate::forms::{SessionTools, connect_model, solve_form};
-use crate::solved::{Solved, SolvedFiller, form_signature};
+use crate::forms::{FormSolved, SessionTools, connect_model, solve_form};
+use crate::solved::{Accepted, Solved, SolvedFiller, form_signature};
 use curio_page::{
     ActionKind, DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
 };
@@ -343,6 +343,18 @@ struct Current {
     keys: BTreeSet<String>,
 }
 
+/// Where a form was first met: the address its sessions load, the steps that show the
+/// form there (opening its dialog), and the page it was on, which a session reads the
+/// form from.
+struct FormPlace {
+    url: String,
+    reveal: Vec<Step>,
+    page: Page,
+    snapshot: DomSnapshot,
+    /// The form's place among the page's forms.
+    index: usize,
+}
+
 /// The traces of a verified finding.
 #[derive(Clone)]
 struct Traces {
@@ -452,9 +464,8 @@ struct Explorer {
     /// The element (backend node) whose click made the latest change of what the tab
     /// stores (`local-after-change`): not among the page's own moves after it.
     setting_control: Option<i64>,
-    /// Where each form (by signature) was first met and the steps that showed it there:
-    /// where and how its sessions load it.
-    solved_at: HashMap<String, (String, Vec<Step>)>,
+    /// Where each form (by signature) was first met: where and how its sessions load it.
+    solved_at: HashMap<String, FormPlace>,
     /// The latest submission of a form on each kind of page, as steps from loading the
     /// page: what the app keeps from it (saved preferences) may be what a later failure
     /// there needs, in a replay too.
@@ -872,13 +883,21 @@ impl Explorer {
         }
         // The answer to a POST (not redirected) cannot be opened again: a form met there
         // is studied, and a submission made there replayed, from a page that can be.
+        let filled_on_answer = self.post_answer.as_ref() == Some(&current.page.url);
         match posted {
             Some(true) => self.post_answer = Some(next.page.url.clone()),
             Some(false) => self.post_answer = None,
             None if self.post_answer.as_ref() != Some(&next.page.url) => self.post_answer = None,
             None => {}
         }
-        if let Some(signature) = refused(&current.page, candidate, &next.page) {
+        // A form the answer to a POST showed, filled there and answered by a POST again.
+        let answered_again = filled_on_answer && posted == Some(true);
+        let met = |signature: &str| {
+            answered_again
+                .then(|| self.solved_at.get(signature).map(|p| p.url.clone()))
+                .flatten()
+        };
+        if let Some(signature) = refused(&current.page, candidate, &next.page, met) {
             // A refusal changed nothing; and values the form accepted once no longer
             // pass (a rule that moved with the app's data: seats at least the team's
             // members, who were invited since): its session runs again the next time
@@ -1108,11 +1127,17 @@ impl Explorer {
             } else {
                 Vec::new()
             };
-            let (url, reveal) = self
+            let place = self
                 .solved_at
                 .entry(signature.clone())
-                .or_insert_with(|| (current.page.url.clone(), reveal))
-                .clone();
+                .or_insert_with(|| FormPlace {
+                    url: current.page.url.clone(),
+                    reveal,
+                    page: current.page.clone(),
+                    snapshot: current.snapshot.clone(),
+                    index: i,
+                });
+            let (url, reveal) = (place.url.clone(), place.reveal.clone());
             let accepted = solve_form(
                 tools,
                 (&url, &reveal),
@@ -1558,7 +1583,13 @@ impl Explorer {
             };
             let mut order = vec![kept.clone()];
             order.extend(tries.into_iter().filter(|t| *t != kept));
-            let (trace, reproduced) = self.first_reproducing(&order, &signature).await;
+            let (mut trace, mut reproduced) = self.first_reproducing(&order, &signature).await;
+            if reproduced == Some(false)
+                && let Some(retyped) = self.retyped(&order, &signature).await
+                && retyped.1 == Some(true)
+            {
+                (trace, reproduced) = retyped;
+            }
             if trace != kept || reproduced != Some(true) {
                 self.store
                     .set_finding_trace(self.run, id, &trace, reproduced)?;
@@ -1566,6 +1597,94 @@ impl Explorer {
         }
         self.replay_time += started.elapsed();
         Ok(())
+    }
+
+    /// The first of `tries` that reproduces `signature` once the text they type into the
+    /// forms the run studied is what those forms accept now, each form's session run
+    /// again to learn it: a rule that moved with the app's data (seats at least the
+    /// team's members, invited since) refuses what a trace typed earlier, and the
+    /// failure behind the form is no longer reached. `None` when no session gives other
+    /// text to type. Only the fields whose value the form asked for are typed anew.
+    async fn retyped(
+        &self,
+        tries: &[Vec<Step>],
+        signature: &str,
+    ) -> Option<(Vec<Step>, Option<bool>)> {
+        let typed: HashSet<&str> = tries
+            .iter()
+            .flatten()
+            .filter(|s| s.kind == StepKind::Fill)
+            .map(|s| s.selector.as_str())
+            .collect();
+        let mut forms: Vec<(&String, &FormPlace)> = self
+            .solved_at
+            .iter()
+            .filter(|(_, place)| {
+                place.page.forms.get(place.index).is_some_and(|f| {
+                    f.fields
+                        .iter()
+                        .any(|field| typed.contains(field.target.selector.as_str()))
+                })
+            })
+            .collect();
+        forms.sort_by_key(|(form, _)| *form);
+        let mut retype: HashMap<&str, String> = HashMap::new();
+        for (form_signature, place) in forms {
+            let tools = SessionTools {
+                browser: &self.browser,
+                llm: self.llm.as_ref(),
+            };
+            let at = (place.url.as_str(), place.reveal.as_slice());
+            let solved = solve_form(
+                tools,
+                at,
+                &place.page,
+                &place.snapshot,
+                place.index,
+                &self.config,
+                self.config.seed,
+            )
+            .await;
+            let Ok(FormSolved {
+                accepted: Some(now),
+                ..
+            }) = solved
+            else {
+                continue;
+            };
+            let before = self.solved.get(form_signature).and_then(Option::as_ref);
+            let asked = |i: usize, accepted: Option<&Accepted>| {
+                accepted.is_some_and(|a| a.needed.get(i) == Some(&true))
+            };
+            let fields = &place.page.forms[place.index].fields;
+            for (i, (field, value)) in fields.iter().zip(&now.values).enumerate() {
+                if let FieldValue::Text(text) = value
+                    && (asked(i, Some(&now)) || asked(i, before))
+                {
+                    retype.insert(field.target.selector.as_str(), text.clone());
+                }
+            }
+        }
+        let again: Vec<Vec<Step>> = tries
+            .iter()
+            .map(|trace| {
+                trace
+                    .iter()
+                    .map(|step| match retype.get(step.selector.as_str()) {
+                        Some(text) if step.kind == StepKind::Fill => Step {
+                            value: Some(text.clone()),
+                            ..step.clone()
+                        },
+                        _ => step.clone(),
+                    })
+                    .collect()
+            })
+            .filter(|trace| !tries.contains(trace))
+            .collect();
+        if again.is_empty() {
+            return None;
+        }
+        Some(self.first_reproducing(&again, signature).await)
     }
 
     /// Records a new state, with a screenshot of its first page when screenshots are on.
@@ -1690,10 +1809,18 @@ fn describe_move(steps: &[Step]) -> String {
 }
 
 /// When `candidate` was a valid form macro and the page it led to shows the same form
-/// again at another address (the form's answer to a POST, re-rendered with messages),
-/// the form's signature: the submission was refused. A success leads elsewhere, or back
-/// to the form's own page (a settings form saved).
-fn refused(before: &Page, candidate: &Candidate, after: &Page) -> Option<String> {
+/// again at another address than the page it was filled on, the form's signature: the
+/// submission was refused. A success leads elsewhere, or back to the form's own page (a
+/// settings form saved). A form that a refusal showed, filled there and refused there
+/// again, is at the same address: then `met` gives (of the form's signature) the page
+/// the form was first met on, when the fill was made on the answer to a POST and was
+/// answered by another, and an answer elsewhere than that page is a refusal too.
+fn refused(
+    before: &Page,
+    candidate: &Candidate,
+    after: &Page,
+    met: impl Fn(&str) -> Option<String>,
+) -> Option<String> {
     let Move::Form { form, fill } = &candidate.kind else {
         return None;
     };
@@ -1702,7 +1829,10 @@ fn refused(before: &Page, candidate: &Candidate, after: &Page) -> Option<String>
     }
     let signature = form_signature(before.forms.get(*form)?);
     let shown_again = after.forms.iter().any(|f| form_signature(f) == signature);
-    (shown_again && url_path(&before.url) != url_path(&after.url)).then_some(signature)
+    let there = url_path(&after.url);
+    let elsewhere = there != url_path(&before.url)
+        || met(&signature).is_some_and(|home| url_path(&home) != there);
+    (shown_again && elsewhere).then_some(signature)
 }
 
 /// The step that opens `url`.
@@ -1813,17 +1943,28 @@ mod tests {
         };
         let shown_again = page_with_form("http://a.test/billing/plans/review", true);
         let signature = form_signature(&plans.forms[0]);
+        let unknown = |_: &str| None;
         assert_eq!(
-            refused(&plans, &macro_with(None), &shown_again),
+            refused(&plans, &macro_with(None), &shown_again, unknown),
+            Some(signature.clone())
+        );
+        // Filled again where a refusal showed it, and refused there again.
+        let met = |_: &str| Some(plans.url.clone());
+        assert_eq!(
+            refused(&shown_again, &macro_with(None), &shown_again, met),
             Some(signature)
         );
-        // A bad value on purpose, a settings form saved back to its page, a review
-        // page without the form: no refusal of valid values.
-        assert_eq!(refused(&plans, &macro_with(Some(0)), &shown_again), None);
+        // A bad value on purpose, a settings form saved back to its page (which is
+        // where it was met), a review page without the form: no refusal of valid values.
+        assert_eq!(
+            refused(&plans, &macro_with(Some(0)), &shown_again, unknown),
+            None
+        );
         let saved = page_with_form("http://a.test/billing/plans?done=1", true);
-        assert_eq!(refused(&plans, &macro_with(None), &saved), None);
+        assert_eq!(refused(&plans, &macro_with(None), &saved, unknown), None);
+        assert_eq!(refused(&saved, &macro_with(None), &saved, met), None);
         let review = page_with_form("http://a.test/billing/plans/review", false);
-        assert_eq!(refused(&plans, &macro_with(None), &review), None);
+        assert_eq!(refused(&plans, &macro_with(None), &review, unknown), None);
     }
 
     /// Forms without an id share a key wherever they sit at the same place; a page's

@@ -53,6 +53,8 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/booking", get(booking).post(booking_submit))
         .route("/t/seats", get(seats).post(seats_submit))
         .route("/t/seats-dialog", get(seats_dialog))
+        .route("/t/roster", get(roster))
+        .route("/t/roster/save", axum::routing::post(roster_save))
         .route("/t/stock", get(stock).post(stock_submit))
         .route("/t/hours", get(hours).post(hours_submit))
         .route("/t/thread", get(thread))
@@ -138,7 +140,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 51] = [
+const PAGES: [&str; 52] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -175,6 +177,7 @@ const PAGES: [&str; 51] = [
     "/t/coupon",
     "/t/plan",
     "/t/seats-dialog",
+    "/t/roster",
     "/t/desk",
     "/t/feed",
     "/t/popover",
@@ -549,6 +552,55 @@ async fn seats_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
             ),
         )
         .into_response(),
+    }
+}
+
+/// Members of `/t/roster`'s team.
+static MEMBERS: AtomicU32 = AtomicU32::new(3);
+
+/// A team plan whose rule on seats moves with the app's data: at least one seat per
+/// member (stated only in the server's answer to a refused plan), and each plan saved
+/// brings in the two people waiting for a seat. So seats a plan was accepted with are
+/// refused once the team has grown. A valid Business plan answers 500; a Team plan is
+/// saved.
+async fn roster() -> Html<String> {
+    let members = MEMBERS.load(Ordering::SeqCst);
+    page(
+        "Team",
+        &format!("<p>The team has {members} members.</p>{ROSTER_FORM}"),
+    )
+}
+
+const ROSTER_FORM: &str = r#"<form method="post" action="/t/roster/save">
+<label for="plan">Plan</label> <select id="plan" name="plan"><option value="team">Team</option><option value="business">Business</option></select><br>
+<label for="seats">Seats</label> <input id="seats" name="seats" inputmode="numeric"><br>
+<button type="submit">Save plan</button>
+</form>"#;
+
+async fn roster_save(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let value = |name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.trim().to_owned())
+            .unwrap_or_default()
+    };
+    let members = MEMBERS.load(Ordering::SeqCst);
+    match value("seats").parse::<u32>() {
+        Ok(n) if (members..=500).contains(&n) && value("plan") == "business" => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            page("Error", "<p>business plans are not set up</p>"),
+        )
+            .into_response(),
+        Ok(n) if (members..=500).contains(&n) => {
+            MEMBERS.fetch_add(2, Ordering::SeqCst);
+            Redirect::to("/t/roster").into_response()
+        }
+        _ => refused(
+            "Team",
+            &format!("Choose between {members} and 500 seats: one per member at least."),
+            ROSTER_FORM,
+        ),
     }
 }
 
