@@ -138,10 +138,10 @@ pub struct Features {
     /// The learner's choice leans to moves that try choices never tried together: a
     /// form's valid fill whose options were never sent together (a plan with a billing
     /// cycle), an option never chosen in a select that acts at once, outside any form
-    /// (a display timezone): each weighs four times a plain move in the softmax. Every
+    /// (a display timezone): each weighs eight times a plain move in the softmax. Every
     /// untried action is otherwise worth the same, a link as much as the one fill in
     /// eight that carries the combination a server mishandles. A click that last led
-    /// to such moves (a "Change plan" link, a "Filters" toggle) weighs four times as
+    /// to such moves (a "Change plan" link, a "Filters" toggle) weighs eight times as
     /// much too, until it leads to none.
     pub fresh_first: bool,
 }

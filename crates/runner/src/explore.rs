@@ -2206,7 +2206,7 @@ mod tests {
     }
 
     /// A click that led to choices never made (a page's, or a panel's it opened) weighs
-    /// as they do, a navigation link four times its navigation weight; not once the
+    /// as they do, a navigation link eight times its navigation weight; not once the
     /// choices are made.
     #[test]
     fn a_click_that_led_to_fresh_choices_weighs_as_they_do() {

@@ -383,7 +383,7 @@ pub(crate) fn spread_key(page: &Page, candidate: &Candidate) -> Option<String> {
 
 /// With `fresh-first`: the prior weight of a move that tries choices never tried
 /// together (see [`crate::config::Features::fresh_first`]).
-pub(crate) const FRESH_CHOICE_WEIGHT: f64 = 4.0;
+pub(crate) const FRESH_CHOICE_WEIGHT: f64 = 8.0;
 
 /// The prior weight of each of `candidates` for the learner's choice: with
 /// `local-first`, [`NAVIGATION_WEIGHT`] for navigation (`navigation` of its spread key);
