@@ -578,13 +578,7 @@ const ROSTER_FORM: &str = r#"<form method="post" action="/t/roster/save">
 </form>"#;
 
 async fn roster_save(Form(fields): Form<Vec<(String, String)>>) -> Response {
-    let value = |name: &str| {
-        fields
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.trim().to_owned())
-            .unwrap_or_default()
-    };
+    let value = |name: &str| sent(&fields, name);
     let members = MEMBERS.load(Ordering::SeqCst);
     match value("seats").parse::<u32>() {
         Ok(n) if (members..=500).contains(&n) && value("plan") == "business" => (
