@@ -344,6 +344,44 @@ async fn a_finding_behind_a_rule_that_moved_with_the_data_still_replays() {
     testbed.shutdown().await;
 }
 
+/// /t/crew: roles chosen on the team page save at once, and a valid invite (in a dialog)
+/// throws; a task for Ana fails with HTTP 500, and Ana made a viewer is no longer
+/// offered as an assignee. The run chooses roles on the way to the invite dialog; the
+/// invite's trace leaves them out, so replaying it does not make Ana a viewer, and the
+/// task's finding still replays after it, at the end of the run and in `curio replay`.
+/// With Ana a viewer, the task's replay says that its choice is no longer offered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trace_leaves_out_the_choices_made_before_opening_the_failing_dialog() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/crew");
+    let (dir, record, log) = explore_seed_kept(&url, "2", "40", &[]).await;
+    let invite = finding(&record, "reading 'url'");
+    assert_eq!(invite.reproduced, Some(true), "{:?}\n{log}", invite.trace);
+    assert!(
+        !invite.trace.iter().any(|s| s.locator.contains("Role of")),
+        "{:?}",
+        invite.trace
+    );
+    let task = finding(&record, "500 Internal Server Error for POST");
+    assert_eq!(task.reproduced, Some(true), "{:?}\n{log}", task.trace);
+    let path = dir.path().to_str().unwrap();
+    let role = testbed.url("/t/crew/role");
+    http("POST", &role, Some("member=ana&role=member"));
+    let (code, stdout, err) = run(&["replay", path]).await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    assert!(stdout.contains("2 of 2 findings reproduced"), "{stdout}");
+    http("POST", &role, Some("member=ana&role=viewer"));
+    let id = task.id.0.to_string();
+    let (code, stdout, err) = run(&["replay", path, "--finding", &id]).await;
+    assert_eq!(code, 1, "{stdout}\n{err}");
+    assert!(
+        stdout.contains(r#"combobox "Assignee" on "#)
+            && stdout.contains(r#"offers no option "ana""#),
+        "{stdout}"
+    );
+    testbed.shutdown().await;
+}
+
 /// A count below zero breaks the stock form's server, and no value meant to pass is
 /// one: the form's session, once a count is accepted, sends -1 too, so with a budget of
 /// one action and no form macro the 500 is still found, and replays. Without the

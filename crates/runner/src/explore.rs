@@ -1531,6 +1531,11 @@ impl Explorer {
                 .collect();
             tries.extend(again);
         }
+        // Each again without what was typed and chosen before the click that opened
+        // what the failing move acts in (see `lean`), so that a trace changes no more
+        // than the failure needs.
+        let leaner: Vec<Vec<Step>> = tries.iter().filter_map(|t| lean(t)).collect();
+        tries.extend(leaner);
         tries.sort_by_key(Vec::len);
         tries.dedup();
         let (trace, reproduced) = self.first_reproducing(&tries, signature).await;
@@ -1836,6 +1841,35 @@ fn refused(
 }
 
 /// The step that opens `url`.
+/// `trace` without the typing and choosing done on the page before its last click
+/// but one (the click that opened the dialog or panel the last move acts in), when
+/// there was some: members' roles set on a team page before its invite dialog was
+/// opened are no part of the invite's failure, and a trace that sets them again
+/// stands in the way of a failure that needs those members as they were. Typing on
+/// pages left before (by a `Goto`) is kept: what it saved may be what the failure
+/// needs. `None` when there is nothing to leave out.
+fn lean(trace: &[Step]) -> Option<Vec<Step>> {
+    let last = trace.iter().rposition(|s| s.kind == StepKind::Click)?;
+    let opened = trace[..last]
+        .iter()
+        .rposition(|s| s.kind == StepKind::Click)?;
+    let loaded = trace[..opened]
+        .iter()
+        .rposition(|s| s.kind == StepKind::Goto)
+        .unwrap_or(0);
+    let typed = |i: usize, s: &Step| {
+        (loaded..opened).contains(&i)
+            && matches!(s.kind, StepKind::Fill | StepKind::Select | StepKind::Check)
+    };
+    let lean: Vec<Step> = trace
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| !typed(*i, s))
+        .map(|(_, s)| s.clone())
+        .collect();
+    (lean.len() < trace.len()).then_some(lean)
+}
+
 pub(crate) fn goto(url: &str) -> Step {
     Step {
         kind: StepKind::Goto,
@@ -2419,6 +2453,71 @@ mod tests {
             keys(fresh_settings(&page, candidates.clone(), &none, &none)),
             [candidates[0].key.clone(), "single1".to_string()]
         );
+    }
+
+    #[test]
+    fn a_lean_trace_leaves_out_the_typing_before_the_click_that_opened_the_form() {
+        let step = |kind, locator: &str| Step {
+            kind,
+            locator: locator.to_string(),
+            selector: String::new(),
+            value: None,
+            href: None,
+        };
+        let locators =
+            |t: Option<Vec<Step>>| t.map(|t| t.into_iter().map(|s| s.locator).collect::<Vec<_>>());
+        let invite = vec![
+            step(StepKind::Goto, "team"),
+            step(StepKind::Select, "Role of Ana"),
+            step(StepKind::Check, "Notify Ana"),
+            step(StepKind::Click, "Invite member"),
+            step(StepKind::Fill, "Name"),
+            step(StepKind::Click, "Send invite"),
+        ];
+        assert_eq!(
+            locators(lean(&invite)),
+            Some(
+                vec!["team", "Invite member", "Name", "Send invite"]
+                    .into_iter()
+                    .map(String::from)
+                    .collect()
+            )
+        );
+        // What was typed on a page left by a `Goto` may be saved, and is kept.
+        let saved = vec![
+            step(StepKind::Goto, "profile"),
+            step(StepKind::Fill, "Zone"),
+            step(StepKind::Click, "Save"),
+            step(StepKind::Goto, "team"),
+            step(StepKind::Select, "Role of Ana"),
+            step(StepKind::Click, "Invite member"),
+            step(StepKind::Click, "Send invite"),
+        ];
+        assert_eq!(
+            locators(lean(&saved)),
+            Some(
+                [
+                    "profile",
+                    "Zone",
+                    "Save",
+                    "team",
+                    "Invite member",
+                    "Send invite"
+                ]
+                .into_iter()
+                .map(String::from)
+                .collect()
+            )
+        );
+        // Typing in the form that the last click sends is the failure's own.
+        let direct = vec![
+            step(StepKind::Goto, "team"),
+            step(StepKind::Click, "Invite member"),
+            step(StepKind::Fill, "Name"),
+            step(StepKind::Click, "Send invite"),
+        ];
+        assert_eq!(lean(&direct), None);
+        assert_eq!(lean(&direct[..3]), None);
     }
 
     #[test]

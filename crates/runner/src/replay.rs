@@ -92,6 +92,16 @@ async fn replay_in(
                         Some((i, format!("no element {} on {}", step.locator, page.url)));
                     break;
                 };
+                if let Some(value) = missing_option(&page, &action) {
+                    report.failed = Some((
+                        i,
+                        format!(
+                            "{} on {} offers no option {value:?}",
+                            step.locator, page.url
+                        ),
+                    ));
+                    break;
+                }
                 match tab.perform(&action).await {
                     Ok(o) => o,
                     Err(BrowserError::Stale { .. }) => {
@@ -175,6 +185,25 @@ fn already_checked(page: &Page, step: &Step) -> bool {
         })
         .filter_map(|a| a.field.as_ref())
         .any(|f| f.checked == on)
+}
+
+/// The value `action` chooses when its select on `page` offers no option of that
+/// value (an assignee who has since become a viewer): choosing it would leave the
+/// select as it was, and the replay would go on as if it had been chosen.
+fn missing_option(page: &Page, action: &UserAction) -> Option<String> {
+    let UserAction::Select(target, value) = action else {
+        return None;
+    };
+    let field = page
+        .actions
+        .iter()
+        .find(|a| a.target.backend_node_id == target.backend_node_id)
+        .and_then(|a| a.field.as_ref())?;
+    let offered = field
+        .options
+        .iter()
+        .any(|o| o.value == *value || o.text.trim() == value);
+    (!field.options.is_empty() && !offered).then(|| value.clone())
 }
 
 /// The action on `page` that `step` recorded, of the same kind.

@@ -5,7 +5,7 @@
 //! tests that use a page know what it does.
 
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 use axum::Form;
@@ -55,6 +55,10 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/seats-dialog", get(seats_dialog))
         .route("/t/roster", get(roster))
         .route("/t/roster/save", axum::routing::post(roster_save))
+        .route("/t/crew", get(crew))
+        .route("/t/crew/role", axum::routing::post(crew_role))
+        .route("/t/crew/invite", axum::routing::post(crew_invite))
+        .route("/t/crew/task", get(crew_task).post(crew_task_create))
         .route("/t/stock", get(stock).post(stock_submit))
         .route("/t/hours", get(hours).post(hours_submit))
         .route("/t/thread", get(thread))
@@ -140,7 +144,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 52] = [
+const PAGES: [&str; 53] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -178,6 +182,7 @@ const PAGES: [&str; 52] = [
     "/t/plan",
     "/t/seats-dialog",
     "/t/roster",
+    "/t/crew",
     "/t/desk",
     "/t/feed",
     "/t/popover",
@@ -595,6 +600,118 @@ async fn roster_save(Form(fields): Form<Vec<(String, String)>>) -> Response {
             &format!("Choose between {members} and 500 seats: one per member at least."),
             ROSTER_FORM,
         ),
+    }
+}
+
+/// Whether Ana, on `/t/crew`, is a viewer (who cannot be given tasks).
+static ANA_VIEWER: AtomicBool = AtomicBool::new(false);
+
+/// A team page whose role selects save as they change (no form), and an invitation
+/// in a dialog: a valid invite shows the team again with the new member, whose avatar
+/// is missing, and the page throws. "New task" assigns work to members who are not
+/// viewers; a task for Ana fails with HTTP 500 (she has no email to be told by). A
+/// role chosen on the way to the invite dialog is no part of the invite's failure,
+/// and Ana made a viewer takes her out of the task form.
+async fn crew(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+    let role = |viewer: bool| {
+        let (member, viewer) = if viewer {
+            ("", " selected")
+        } else {
+            (" selected", "")
+        };
+        format!(
+            r#"<option value="member"{member}>Member</option><option value="viewer"{viewer}>Viewer</option>"#
+        )
+    };
+    let invited = query.iter().any(|(k, _)| k == "invited");
+    let thrown = if invited {
+        "var joined = JSON.parse(document.getElementById('joined').textContent); \
+         document.getElementById('welcome').textContent = joined.avatar.url;"
+    } else {
+        ""
+    };
+    Html(doc(
+        "Crew",
+        "",
+        &format!(
+            r#"<p><a href="/t/crew/task">New task</a></p>
+<p id="welcome"></p><script type="application/json" id="joined">{{"avatar": null}}</script>
+<table>
+<tr><td>Ana</td><td><select aria-label="Role of Ana" data-member="ana">{ana}</select></td></tr>
+<tr><td>Ben</td><td><select aria-label="Role of Ben" data-member="ben">{ben}</select></td></tr>
+</table>
+<button type="button" id="open-invite">Invite member</button>
+<div id="invite" role="dialog" hidden><form method="post" action="/t/crew/invite">
+<label for="name">Name</label> <input id="name" name="name" required><br>
+<label for="email">Email</label> <input id="email" name="email" type="email" required><br>
+<button type="submit">Send invite</button>
+</form></div>
+<script>
+document.querySelectorAll('select[data-member]').forEach(function (s) {{
+  s.addEventListener('change', function () {{
+    fetch('/t/crew/role', {{method: 'POST', headers: {{'Content-Type': 'application/x-www-form-urlencoded'}},
+      body: 'member=' + s.dataset.member + '&role=' + s.value}});
+  }});
+}});
+document.getElementById('open-invite').addEventListener('click', function () {{
+  document.getElementById('invite').hidden = false;
+}});
+{thrown}
+</script>"#,
+            ana = role(ANA_VIEWER.load(Ordering::SeqCst)),
+            ben = role(false),
+        ),
+    ))
+}
+
+/// Saves a role chosen on `/t/crew` (only Ana's is kept).
+async fn crew_role(Form(fields): Form<Vec<(String, String)>>) -> StatusCode {
+    if sent(&fields, "member") == "ana" {
+        ANA_VIEWER.store(sent(&fields, "role") == "viewer", Ordering::SeqCst);
+    }
+    StatusCode::NO_CONTENT
+}
+
+async fn crew_invite(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let name = sent(&fields, "name");
+    let email = sent(&fields, "email");
+    if name.is_empty() || !email.contains('@') {
+        return refused(
+            "Crew",
+            "Give the person's name and email address.",
+            "<p><a href=\"/t/crew\">Back to the team</a></p>",
+        );
+    }
+    Redirect::to("/t/crew?invited=1").into_response()
+}
+
+async fn crew_task() -> Html<String> {
+    let ana = if ANA_VIEWER.load(Ordering::SeqCst) {
+        ""
+    } else {
+        r#"<option value="ana">Ana</option>"#
+    };
+    page(
+        "New task",
+        &format!(
+            r#"<form method="post" action="/t/crew/task">
+<label for="title">Title</label> <input id="title" name="title" required><br>
+<label for="assignee">Assignee</label> <select id="assignee" name="assignee">{ana}<option value="ben">Ben</option></select><br>
+<button type="submit">Create task</button>
+</form>"#
+        ),
+    )
+}
+
+async fn crew_task_create(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    match sent(&fields, "assignee") {
+        _ if sent(&fields, "title").is_empty() => refused(
+            "New task",
+            "Give the task a title.",
+            "<p><a href=\"/t/crew/task\">Try again</a></p>",
+        ),
+        "ana" => crashed("notify assignee: Ana has no email address"),
+        _ => Redirect::to("/t/crew").into_response(),
     }
 }
 
