@@ -382,6 +382,43 @@ async fn a_trace_leaves_out_the_choices_made_before_opening_the_failing_dialog()
     testbed.shutdown().await;
 }
 
+/// /t/crew again: this run leaves Ana a viewer, so by its end the task form no longer
+/// offers her. The end-of-run check finds the replay stopped at that choice, finds the
+/// select named after her ("Role of Ana") among the ones the run chose in, and sets
+/// it back to a role she had before the task's trace; the finding replays, with Ana a
+/// viewer again when `curio replay` runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_choice_no_longer_offered_is_offered_again_by_setting_back_what_hid_it() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/crew");
+    let (dir, record, log) = explore_seed_kept(&url, "1", "40", &[]).await;
+    let task = finding(&record, "500 Internal Server Error for POST");
+    assert_eq!(task.reproduced, Some(true), "{:?}\n{log}", task.trace);
+    let set_back = task
+        .trace
+        .iter()
+        .position(|s| s.locator.contains("Role of Ana") && s.value.as_deref() == Some("member"));
+    let assigned = task
+        .trace
+        .iter()
+        .position(|s| s.locator.contains("Assignee") && s.value.as_deref() == Some("ana"));
+    assert!(
+        matches!((set_back, assigned), (Some(a), Some(b)) if a < b),
+        "{:?}",
+        task.trace
+    );
+    http(
+        "POST",
+        &testbed.url("/t/crew/role"),
+        Some("member=ana&role=viewer"),
+    );
+    let id = task.id.0.to_string();
+    let path = dir.path().to_str().unwrap();
+    let (code, stdout, err) = run(&["replay", path, "--finding", &id]).await;
+    assert_eq!(code, 0, "{stdout}\n{err}");
+    testbed.shutdown().await;
+}
+
 /// A count below zero breaks the stock form's server, and no value meant to pass is
 /// one: the form's session, once a count is accepted, sends -1 too, so with a budget of
 /// one action and no form macro the 500 is still found, and replays. Without the

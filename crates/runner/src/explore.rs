@@ -260,6 +260,8 @@ pub async fn explore(
         settings_made: VecDeque::new(),
         setting_control: None,
         solved_at: HashMap::new(),
+        option_texts: HashMap::new(),
+        choices_made: HashMap::new(),
         resolved: HashMap::new(),
         groups: HashMap::new(),
         start_state: None,
@@ -365,6 +367,21 @@ struct Traces {
     tries: Vec<Vec<Step>>,
 }
 
+/// The most traces [`Explorer::restored`] replays for one finding: each costs a
+/// replay at the end of the run.
+const RESTORED_TRIES: usize = 6;
+
+/// The choices made in one select during a run (see [`Explorer::restored`]).
+struct ChoicesMade {
+    /// The page it was chosen in last.
+    page_url: String,
+    /// The latest step that chose in it.
+    step: Step,
+    /// The values it showed before a choice and was given, first to latest, each once
+    /// (where it was last).
+    values: Vec<String>,
+}
+
 /// Where a recorded step comes from, so a finding can get its shortest trace.
 struct StepContext<'a> {
     /// The state the move started in; `None` for an episode's `Goto`.
@@ -466,6 +483,13 @@ struct Explorer {
     setting_control: Option<i64>,
     /// Where each form (by signature) was first met: where and how its sessions load it.
     solved_at: HashMap<String, FormPlace>,
+    /// The text of each option chosen in the run, by the select's selector and the
+    /// option's value: who "3" in an assignee list was.
+    option_texts: HashMap<(String, String), String>,
+    /// Each select chosen in during the run, by locator: its latest step, the page it
+    /// was on and the values it showed and was given, in order (see
+    /// [`Self::restored`]).
+    choices_made: HashMap<String, ChoicesMade>,
     /// The latest submission of a form on each kind of page, as steps from loading the
     /// page: what the app keeps from it (saved preferences) may be what a later failure
     /// there needs, in a replay too.
@@ -762,6 +786,9 @@ impl Explorer {
             self.failures = 0;
             if p.action.is_some() {
                 self.actions += 1;
+            }
+            if let Some(UserAction::Select(target, value)) = &p.action {
+                self.note_choice(&current.page, target, value, &p.step);
             }
             move_steps.push(p.step.clone());
             let navigated = outcome.url_after != outcome.url_before;
@@ -1559,15 +1586,117 @@ impl Explorer {
         tries: &[Vec<Step>],
         signature: &str,
     ) -> (Vec<Step>, Option<bool>) {
+        self.first_reproducing_noting(tries, signature, &mut Vec::new())
+            .await
+    }
+
+    /// [`Self::first_reproducing`], noting in `unoffered` each try that stopped at a
+    /// choice its select no longer offers, with that step's index.
+    async fn first_reproducing_noting(
+        &self,
+        tries: &[Vec<Step>],
+        signature: &str,
+        unoffered: &mut Vec<(Vec<Step>, usize)>,
+    ) -> (Vec<Step>, Option<bool>) {
         let mut verdict = (tries.last().cloned().unwrap_or_default(), Some(false));
         for trace in tries {
             match replay_trace(&self.browser, self.config.login.as_ref(), trace, signature).await {
                 Ok(report) if report.reproduced => return (trace.clone(), Some(true)),
-                Ok(_) => {}
+                Ok(report) => {
+                    if let Some(at) = report.unoffered {
+                        unoffered.push((trace.clone(), at));
+                    }
+                }
                 Err(_) => verdict.1 = None,
             }
         }
         verdict
+    }
+
+    /// Remembers a choice of `value` in the select `target` on `page`, made by `step`.
+    fn note_choice(&mut self, page: &Page, target: &curio_page::Target, value: &str, step: &Step) {
+        let field = page
+            .actions
+            .iter()
+            .find(|a| a.target.backend_node_id == target.backend_node_id)
+            .and_then(|a| a.field.as_ref());
+        let option = field.and_then(|f| f.options.iter().find(|o| o.value == value));
+        if let Some(option) = option {
+            self.option_texts.insert(
+                (step.selector.clone(), value.to_string()),
+                option.text.trim().to_string(),
+            );
+        }
+        if step.locator.is_empty() {
+            return;
+        }
+        let made = self
+            .choices_made
+            .entry(step.locator.clone())
+            .or_insert_with(|| ChoicesMade {
+                page_url: page.url.clone(),
+                step: step.clone(),
+                values: Vec::new(),
+            });
+        made.page_url = page.url.clone();
+        made.step = step.clone();
+        // What it showed before is a value the app had too (a member's role as seeded).
+        let shown = field.map(|f| f.value.as_str()).filter(|v| !v.is_empty());
+        for value in shown.into_iter().chain([value]) {
+            made.values.retain(|v| v != value);
+            made.values.push(value.to_string());
+        }
+    }
+
+    /// The first of the `unoffered` traces (each stopped at a choice its select no
+    /// longer offers) that reproduces `signature` once what the run changed about the
+    /// option is set back: an assignee is offered no more once made a viewer, and the
+    /// select that made them one is named after them ("Role of Priya Nair"). Each
+    /// value such a select showed or was given in the run, but the latest, latest
+    /// first, is chosen again (from the page it was last chosen on) before the trace.
+    /// `None` when no select of the run is named after a missing option.
+    async fn restored(
+        &self,
+        unoffered: &[(Vec<Step>, usize)],
+        signature: &str,
+    ) -> Option<(Vec<Step>, Option<bool>)> {
+        let mut again: Vec<Vec<Step>> = Vec::new();
+        for (trace, at) in unoffered {
+            let step = &trace[*at];
+            let Some(text) = step
+                .value
+                .as_ref()
+                .and_then(|v| self.option_texts.get(&(step.selector.clone(), v.clone())))
+                .filter(|t| t.chars().count() >= 3)
+            else {
+                continue;
+            };
+            let mut named: Vec<(&String, &ChoicesMade)> = self
+                .choices_made
+                .iter()
+                .filter(|(locator, _)| **locator != step.locator && locator.contains(text.as_str()))
+                .collect();
+            named.sort_by_key(|(locator, _)| *locator);
+            for (_, made) in named {
+                for value in made.values.iter().rev().skip(1) {
+                    let mut restored = vec![
+                        goto(&made.page_url),
+                        Step {
+                            value: Some(value.clone()),
+                            ..made.step.clone()
+                        },
+                    ];
+                    restored.extend(trace.iter().cloned());
+                    again.push(restored);
+                }
+            }
+        }
+        again.dedup();
+        again.truncate(RESTORED_TRIES);
+        if again.is_empty() {
+            return None;
+        }
+        Some(self.first_reproducing(&again, signature).await)
     }
 
     /// At the end of a run, checks again that every finding's trace reproduces it in the
@@ -1588,12 +1717,21 @@ impl Explorer {
             };
             let mut order = vec![kept.clone()];
             order.extend(tries.into_iter().filter(|t| *t != kept));
-            let (mut trace, mut reproduced) = self.first_reproducing(&order, &signature).await;
+            let mut unoffered = Vec::new();
+            let (mut trace, mut reproduced) = self
+                .first_reproducing_noting(&order, &signature, &mut unoffered)
+                .await;
             if reproduced == Some(false)
                 && let Some(retyped) = self.retyped(&order, &signature).await
                 && retyped.1 == Some(true)
             {
                 (trace, reproduced) = retyped;
+            }
+            if reproduced == Some(false)
+                && let Some(restored) = self.restored(&unoffered, &signature).await
+                && restored.1 == Some(true)
+            {
+                (trace, reproduced) = restored;
             }
             if trace != kept || reproduced != Some(true) {
                 self.store

@@ -22,6 +22,8 @@ pub struct ReplayReport {
     pub steps_done: usize,
     /// The step that could not be performed, and why.
     pub failed: Option<(usize, String)>,
+    /// The step that stopped at a choice its select no longer offers, when that is why.
+    pub unoffered: Option<usize>,
     /// Signatures of every finding-worthy observation seen, in order, deduplicated.
     pub signatures: Vec<String>,
 }
@@ -43,6 +45,7 @@ pub(crate) async fn replay_trace(
                 reproduced: false,
                 steps_done: 0,
                 failed: Some((0, e.to_string())),
+                unoffered: None,
                 signatures: Vec::new(),
             }),
         },
@@ -61,6 +64,7 @@ async fn replay_in(
         reproduced: false,
         steps_done: 0,
         failed: None,
+        unoffered: None,
         signatures: Vec::new(),
     };
     let mut mark = tab.observation_mark();
@@ -100,6 +104,7 @@ async fn replay_in(
                             step.locator, page.url
                         ),
                     ));
+                    report.unoffered = Some(i);
                     break;
                 }
                 match tab.perform(&action).await {
