@@ -13,7 +13,8 @@ use curio_forms::{FieldValue, FormFiller, HeuristicFiller};
 use crate::forms::{FormSolved, SessionTools, connect_model, solve_form};
 use crate::solved::{Accepted, Solved, SolvedFiller, form_signature};
 use curio_page::{
-    ActionKind, DomSnapshot, Page, StateTable, StateTableConfig, StorageAbstraction, normalize_url,
+    ActionKind, DomSnapshot, Form, Page, StateTable, StateTableConfig, StorageAbstraction,
+    normalize_url,
 };
 use curio_record::{
     ExportError, Finding, FindingId, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord,
@@ -1648,6 +1649,24 @@ impl Explorer {
         }
     }
 
+    /// The text of the option of `value` in the select at `selector`, as the run saw
+    /// it: chosen by a move, or offered in a form a session studied (whose own
+    /// submissions find failures too).
+    fn option_text(&self, selector: &str, value: &str) -> Option<&str> {
+        if let Some(text) = self
+            .option_texts
+            .get(&(selector.to_string(), value.to_string()))
+        {
+            return Some(text);
+        }
+        let mut places: Vec<&FormPlace> = self.solved_at.values().collect();
+        places.sort_by_key(|place| (&place.url, place.index));
+        let forms = places
+            .into_iter()
+            .filter_map(|place| place.page.forms.get(place.index));
+        offered_text(forms, selector, value)
+    }
+
     /// The first of the `unoffered` traces (each stopped at a choice its select no
     /// longer offers) that reproduces `signature` once what the run changed about the
     /// option is set back: an assignee is offered no more once made a viewer, and the
@@ -1666,7 +1685,7 @@ impl Explorer {
             let Some(text) = step
                 .value
                 .as_ref()
-                .and_then(|v| self.option_texts.get(&(step.selector.clone(), v.clone())))
+                .and_then(|v| self.option_text(&step.selector, v))
                 .filter(|t| t.chars().count() >= 3)
             else {
                 continue;
@@ -1674,7 +1693,7 @@ impl Explorer {
             let mut named: Vec<(&String, &ChoicesMade)> = self
                 .choices_made
                 .iter()
-                .filter(|(locator, _)| **locator != step.locator && locator.contains(text.as_str()))
+                .filter(|(locator, _)| **locator != step.locator && locator.contains(text))
                 .collect();
             named.sort_by_key(|(locator, _)| *locator);
             for (_, made) in named {
@@ -2006,6 +2025,21 @@ fn lean(trace: &[Step]) -> Option<Vec<Step>> {
         .map(|(_, s)| s.clone())
         .collect();
     (lean.len() < trace.len()).then_some(lean)
+}
+
+/// The text of the option of `value` in the select at `selector` among `forms`.
+fn offered_text<'a>(
+    forms: impl IntoIterator<Item = &'a Form>,
+    selector: &str,
+    value: &str,
+) -> Option<&'a str> {
+    forms
+        .into_iter()
+        .flat_map(|form| &form.fields)
+        .filter(|field| field.target.selector == selector)
+        .flat_map(|field| &field.options)
+        .find(|option| option.value == value)
+        .map(|option| option.text.trim())
 }
 
 pub(crate) fn goto(url: &str) -> Step {
@@ -2656,6 +2690,20 @@ mod tests {
         ];
         assert_eq!(lean(&direct), None);
         assert_eq!(lean(&direct[..3]), None);
+    }
+
+    #[test]
+    fn an_option_s_text_is_read_from_the_forms_studied() {
+        let mut page = page_with_fields("http://127.0.0.1/tasks/new", "form#task", &["assignee"]);
+        let assignee = &mut page.forms[0].fields[0];
+        assignee.options = serde_json::from_value(serde_json::json!([
+            {"value": "2", "text": "Sam Lee", "selected": true, "disabled": false},
+            {"value": "3", "text": " Priya Nair ", "selected": false, "disabled": false}
+        ]))
+        .expect("options");
+        assert_eq!(offered_text(&page.forms, "#seats", "3"), Some("Priya Nair"));
+        assert_eq!(offered_text(&page.forms, "#seats", "4"), None);
+        assert_eq!(offered_text(&page.forms, "#assignee", "3"), None);
     }
 
     #[test]
