@@ -2638,6 +2638,7 @@ mod tests {
         };
         let locators =
             |t: Option<Vec<Step>>| t.map(|t| t.into_iter().map(|s| s.locator).collect::<Vec<_>>());
+        let expected = |l: &[&str]| Some(l.iter().map(|s| s.to_string()).collect::<Vec<_>>());
         let invite = vec![
             step(StepKind::Goto, "team"),
             step(StepKind::Select, "Role of Ana"),
@@ -2648,12 +2649,7 @@ mod tests {
         ];
         assert_eq!(
             locators(lean(&invite)),
-            Some(
-                vec!["team", "Invite member", "Name", "Send invite"]
-                    .into_iter()
-                    .map(String::from)
-                    .collect()
-            )
+            expected(&["team", "Invite member", "Name", "Send invite"])
         );
         // What was typed on a page left by a `Goto` may be saved, and is kept.
         let saved = vec![
@@ -2667,19 +2663,14 @@ mod tests {
         ];
         assert_eq!(
             locators(lean(&saved)),
-            Some(
-                [
-                    "profile",
-                    "Zone",
-                    "Save",
-                    "team",
-                    "Invite member",
-                    "Send invite"
-                ]
-                .into_iter()
-                .map(String::from)
-                .collect()
-            )
+            expected(&[
+                "profile",
+                "Zone",
+                "Save",
+                "team",
+                "Invite member",
+                "Send invite"
+            ])
         );
         // Typing in the form that the last click sends is the failure's own.
         let direct = vec![
