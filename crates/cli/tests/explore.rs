@@ -419,6 +419,66 @@ async fn a_choice_no_longer_offered_is_offered_again_by_setting_back_what_hid_it
     testbed.shutdown().await;
 }
 
+/// Explores /t/lounge with the random strategy (which reads no storage), seed 1, for
+/// `max_actions`, then replays the record: the run's clicks on Kim, the preview's
+/// finding, `curio replay`'s exit code, and the output of both.
+async fn lounge_run(max_actions: &str) -> (Vec<String>, curio_record::Finding, i32, String) {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/lounge");
+    let (dir, record, log) =
+        explore_seed_kept(&url, "1", max_actions, &["--strategy", "random"]).await;
+    let kim = record
+        .steps
+        .iter()
+        .map(|s| s.step.locator.clone())
+        .filter(|l| l.contains("Kim"))
+        .collect();
+    let preview = finding(&record, "no dark palette in the lounge").clone();
+    let (code, stdout, err) = run(&["replay", dir.path().to_str().unwrap()]).await;
+    testbed.shutdown().await;
+    (kim, preview, code, format!("{log}\n{stdout}\n{err}"))
+}
+
+/// /t/lounge: the run's first episode removes Kim, turns on dark mode and opens the
+/// preview, which throws. The shorter traces do not turn on dark mode, and the
+/// episode's own trace no longer replays (no "Remove Kim" button is left), so the
+/// end-of-run check replays it without that step, and keeps the trace that reproduces.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trace_goes_on_without_a_step_whose_element_is_gone() {
+    let (kim, preview, code, log) = lounge_run("4").await;
+    assert_eq!(kim, [r#"button "Remove Kim""#], "{log}");
+    assert_eq!(preview.reproduced, Some(true), "{:?}\n{log}", preview.trace);
+    let locators: Vec<&str> = preview.trace.iter().map(|s| s.locator.as_str()).collect();
+    assert_eq!(
+        locators,
+        ["", r#"button "Dark mode""#, r#"link "Preview""#],
+        "{log}"
+    );
+    assert_eq!(code, 0, "{log}");
+}
+
+/// /t/lounge again, with a longer run that adds Kim back after the preview threw: the
+/// episode's trace (Kim removed on the way) reproduces at the end-of-run check, and
+/// removes Kim as it does. The findings are checked a second time, as `curio replay`
+/// would check them, and that trace no longer replays, so the one without "Remove Kim"
+/// is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trace_that_undoes_what_it_needs_is_replaced_by_one_that_replays_again() {
+    let (kim, preview, code, log) = lounge_run("8").await;
+    assert_eq!(
+        kim,
+        [r#"button "Remove Kim""#, r#"button "Add Kim""#],
+        "{log}"
+    );
+    assert_eq!(preview.reproduced, Some(true), "{:?}\n{log}", preview.trace);
+    assert!(
+        !preview.trace.iter().any(|s| s.locator.contains("Kim")),
+        "{:?}",
+        preview.trace
+    );
+    assert_eq!(code, 0, "{log}");
+}
+
 /// A count below zero breaks the stock form's server, and no value meant to pass is
 /// one: the form's session, once a count is accepted, sends -1 too, so with a budget of
 /// one action and no form macro the 500 is still found, and replays. Without the

@@ -27,7 +27,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::config::{RunConfig, StrategyKind};
 use crate::findings::{is_finding, signature};
 use crate::login::{LoginError, log_in};
-use crate::replay::replay_trace;
+use crate::replay::{ReplayReport, replay_trace};
 use crate::strategy::{
     Candidate, ChangeSource, Move, candidates, change_choices, change_label, confirmations, edits,
     form_spread_key, fresh_settings, held_settings, leads_to_fresh, links_first, local_candidates,
@@ -371,6 +371,35 @@ struct Traces {
 /// The most traces [`Explorer::restored`] replays for one finding: each costs a
 /// replay at the end of the run.
 const RESTORED_TRIES: usize = 6;
+
+/// The most traces [`Explorer::skipped`] shortens for one finding, and the most steps
+/// it leaves out of each: each costs a replay at the end of the run.
+const SKIPPED_TRACES: usize = 3;
+const SKIPPED_STEPS: usize = 4;
+
+/// How many times the end-of-run check goes through the findings (see
+/// [`Explorer::reconfirm`]).
+const RECONFIRM_PASSES: usize = 2;
+
+/// The traces that stopped short when replayed, each with the step it stopped at.
+#[derive(Default)]
+struct Stopped {
+    /// At a choice its select no longer offers (see [`Explorer::restored`]).
+    unoffered: Vec<(Vec<Step>, usize)>,
+    /// At an element that is gone (see [`Explorer::skipped`]).
+    missing: Vec<(Vec<Step>, usize)>,
+}
+
+impl Stopped {
+    fn note(&mut self, trace: &[Step], report: &ReplayReport) {
+        if let Some(at) = report.unoffered {
+            self.unoffered.push((trace.to_vec(), at));
+        }
+        if let Some(at) = report.missing {
+            self.missing.push((trace.to_vec(), at));
+        }
+    }
+}
 
 /// The choices made in one select during a run (see [`Explorer::restored`]).
 struct ChoicesMade {
@@ -1587,27 +1616,23 @@ impl Explorer {
         tries: &[Vec<Step>],
         signature: &str,
     ) -> (Vec<Step>, Option<bool>) {
-        self.first_reproducing_noting(tries, signature, &mut Vec::new())
+        self.first_reproducing_noting(tries, signature, &mut Stopped::default())
             .await
     }
 
-    /// [`Self::first_reproducing`], noting in `unoffered` each try that stopped at a
-    /// choice its select no longer offers, with that step's index.
+    /// [`Self::first_reproducing`], noting in `stopped` each try that stopped short,
+    /// and where.
     async fn first_reproducing_noting(
         &self,
         tries: &[Vec<Step>],
         signature: &str,
-        unoffered: &mut Vec<(Vec<Step>, usize)>,
+        stopped: &mut Stopped,
     ) -> (Vec<Step>, Option<bool>) {
         let mut verdict = (tries.last().cloned().unwrap_or_default(), Some(false));
         for trace in tries {
             match replay_trace(&self.browser, self.config.login.as_ref(), trace, signature).await {
                 Ok(report) if report.reproduced => return (trace.clone(), Some(true)),
-                Ok(report) => {
-                    if let Some(at) = report.unoffered {
-                        unoffered.push((trace.clone(), at));
-                    }
-                }
+                Ok(report) => stopped.note(trace, &report),
                 Err(_) => verdict.1 = None,
             }
         }
@@ -1718,47 +1743,119 @@ impl Explorer {
         Some(self.first_reproducing(&again, signature).await)
     }
 
+    /// The first of the `missing` traces (each stopped at a step whose element is gone)
+    /// that reproduces `signature` without that step, and without each next step it
+    /// stops at for the same reason: a trace that clicked "Remove Priya Nair" on its way
+    /// removed her, and its next replay finds no such button, which the failure seldom
+    /// needs. `None` when there is no such trace.
+    async fn skipped(
+        &self,
+        missing: &[(Vec<Step>, usize)],
+        signature: &str,
+    ) -> Option<(Vec<Step>, Option<bool>)> {
+        let mut verdict = None;
+        for (trace, at) in missing.iter().take(SKIPPED_TRACES) {
+            let mut shorter = trace.clone();
+            let mut at = *at;
+            for _ in 0..SKIPPED_STEPS {
+                shorter.remove(at);
+                match replay_trace(
+                    &self.browser,
+                    self.config.login.as_ref(),
+                    &shorter,
+                    signature,
+                )
+                .await
+                {
+                    Ok(report) if report.reproduced => return Some((shorter, Some(true))),
+                    Ok(ReplayReport {
+                        missing: Some(next),
+                        ..
+                    }) => at = next,
+                    Ok(_) => break,
+                    Err(_) => {
+                        verdict = Some((shorter, None));
+                        break;
+                    }
+                }
+            }
+        }
+        verdict
+    }
+
     /// At the end of a run, checks again that every finding's trace reproduces it in the
     /// app as the run left it (records created, renamed and reordered by the run change
     /// the pages a trace goes through), and if not, keeps another of its traces that does.
+    /// The findings are gone through twice, in order, as `curio replay` goes through
+    /// them: a trace may change the app so that it, or an earlier finding's trace, no
+    /// longer reproduces (it removed a member its own steps click).
     async fn reconfirm(&mut self) -> Result<(), RunError> {
         let started = Instant::now();
         let mut ids: Vec<FindingId> = self.alternates.keys().copied().collect();
         ids.sort_by_key(|id| id.0);
-        for id in ids {
-            let Some(Traces {
-                signature,
-                kept,
-                tries,
-            }) = self.alternates.get(&id).cloned()
-            else {
-                continue;
-            };
-            let mut order = vec![kept.clone()];
-            order.extend(tries.into_iter().filter(|t| *t != kept));
-            let mut unoffered = Vec::new();
-            let (mut trace, mut reproduced) = self
-                .first_reproducing_noting(&order, &signature, &mut unoffered)
-                .await;
-            if reproduced == Some(false)
-                && let Some(retyped) = self.retyped(&order, &signature).await
-                && retyped.1 == Some(true)
-            {
-                (trace, reproduced) = retyped;
+        let mut now: HashMap<FindingId, (Vec<Step>, Option<bool>)> = HashMap::new();
+        for _ in 0..RECONFIRM_PASSES {
+            for id in &ids {
+                let Some(traces) = self.alternates.get(id).cloned() else {
+                    continue;
+                };
+                let current = match now.get(id) {
+                    // What did not reproduce had every repair tried already.
+                    Some((_, reproduced)) if *reproduced != Some(true) => continue,
+                    Some((trace, _)) => trace.clone(),
+                    None => traces.kept.clone(),
+                };
+                let checked = self.recheck(&current, &traces).await;
+                now.insert(*id, checked);
             }
-            if reproduced == Some(false)
-                && let Some(restored) = self.restored(&unoffered, &signature).await
-                && restored.1 == Some(true)
-            {
-                (trace, reproduced) = restored;
-            }
-            if trace != kept || reproduced != Some(true) {
+        }
+        // Every verdict is kept, the same trace's too: one that did not reproduce when
+        // found may now.
+        for id in &ids {
+            if let Some((trace, reproduced)) = now.get(id) {
                 self.store
-                    .set_finding_trace(self.run, id, &trace, reproduced)?;
+                    .set_finding_trace(self.run, *id, trace, *reproduced)?;
             }
         }
         self.replay_time += started.elapsed();
         Ok(())
+    }
+
+    /// The first trace that reproduces the finding of `traces` now: `current`, then the
+    /// others it was verified with; then those again with the text its forms accept now
+    /// ([`Self::retyped`]), with a choice set back ([`Self::restored`]), or without the
+    /// steps whose elements are gone ([`Self::skipped`]).
+    async fn recheck(&self, current: &[Step], traces: &Traces) -> (Vec<Step>, Option<bool>) {
+        let signature = traces.signature.as_str();
+        let mut order = vec![current.to_vec()];
+        order.extend(traces.tries.iter().filter(|t| *t != current).cloned());
+        let mut stopped = Stopped::default();
+        let mut verdict = self
+            .first_reproducing_noting(&order, signature, &mut stopped)
+            .await;
+        if verdict.1 == Some(false)
+            && let Some(retyped) = self.retyped(&order, signature).await
+            && retyped.1 == Some(true)
+        {
+            return retyped;
+        }
+        if verdict.1 == Some(false)
+            && let Some(restored) = self.restored(&stopped.unoffered, signature).await
+            && restored.1 == Some(true)
+        {
+            return restored;
+        }
+        if verdict.1 == Some(false)
+            && let Some(skipped) = self.skipped(&stopped.missing, signature).await
+        {
+            if skipped.1 == Some(true) {
+                return skipped;
+            }
+            if skipped.1.is_none() {
+                verdict.1 = None;
+            }
+        }
+        verdict
     }
 
     /// The first of `tries` that reproduces `signature` once the text they type into the

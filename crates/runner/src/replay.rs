@@ -24,6 +24,9 @@ pub struct ReplayReport {
     pub failed: Option<(usize, String)>,
     /// The step that stopped at a choice its select no longer offers, when that is why.
     pub unoffered: Option<usize>,
+    /// The step whose element is gone (a member removed, a button hidden), when that is
+    /// why it stopped.
+    pub missing: Option<usize>,
     /// Signatures of every finding-worthy observation seen, in order, deduplicated.
     pub signatures: Vec<String>,
 }
@@ -46,6 +49,7 @@ pub(crate) async fn replay_trace(
                 steps_done: 0,
                 failed: Some((0, e.to_string())),
                 unoffered: None,
+                missing: None,
                 signatures: Vec::new(),
             }),
         },
@@ -65,6 +69,7 @@ async fn replay_in(
         steps_done: 0,
         failed: None,
         unoffered: None,
+        missing: None,
         signatures: Vec::new(),
     };
     let mut mark = tab.observation_mark();
@@ -94,6 +99,7 @@ async fn replay_in(
                     }
                     report.failed =
                         Some((i, format!("no element {} on {}", step.locator, page.url)));
+                    report.missing = Some(i);
                     break;
                 };
                 if let Some(value) = missing_option(&page, &action) {

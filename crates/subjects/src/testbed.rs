@@ -59,6 +59,10 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/crew/role", axum::routing::post(crew_role))
         .route("/t/crew/invite", axum::routing::post(crew_invite))
         .route("/t/crew/task", get(crew_task).post(crew_task_create))
+        .route("/t/lounge", get(lounge))
+        .route("/t/lounge/remove", axum::routing::post(lounge_remove))
+        .route("/t/lounge/add", axum::routing::post(lounge_add))
+        .route("/t/lounge/preview", get(lounge_preview))
         .route("/t/stock", get(stock).post(stock_submit))
         .route("/t/hours", get(hours).post(hours_submit))
         .route("/t/thread", get(thread))
@@ -144,7 +148,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 53] = [
+const PAGES: [&str; 54] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -183,6 +187,7 @@ const PAGES: [&str; 53] = [
     "/t/seats-dialog",
     "/t/roster",
     "/t/crew",
+    "/t/lounge",
     "/t/desk",
     "/t/feed",
     "/t/popover",
@@ -662,6 +667,63 @@ document.getElementById('open-invite').addEventListener('click', function () {{
             ben = role(false),
         ),
     ))
+}
+
+/// Whether Kim, on `/t/lounge`, has been removed.
+static KIM_REMOVED: AtomicBool = AtomicBool::new(false);
+
+/// A setting kept on the device ("Dark mode") that the preview has no palette for, so
+/// it throws; and a member, Kim, whom "Remove Kim" takes off the page and "Add Kim"
+/// brings back. A run that removed Kim on its way to the preview leaves a trace whose
+/// replay finds no such button while she is away, and removes her when she is back,
+/// though the failure never needed her.
+async fn lounge() -> Html<String> {
+    let kim = if KIM_REMOVED.load(Ordering::SeqCst) {
+        r#"<li id="kim"><button type="button" id="add-kim">Add Kim</button></li>"#
+    } else {
+        r#"<li id="kim">Kim <button type="button" id="remove-kim">Remove Kim</button></li>"#
+    };
+    page(
+        "Lounge",
+        &format!(
+            r#"<button id="dark" type="button">Dark mode</button>
+<ul>{kim}<li>Lee</li></ul>
+<p><a href="/t/lounge/preview">Preview</a></p>
+<script>
+document.getElementById('dark').addEventListener('click', function () {{
+  localStorage.setItem('theme', 'dark');
+}});
+document.querySelectorAll('#kim button').forEach(function (b) {{
+  b.addEventListener('click', function () {{
+    var change = b.id === 'add-kim' ? 'add' : 'remove';
+    fetch('/t/lounge/' + change, {{method: 'POST'}}).then(function () {{
+      document.getElementById('kim').remove();
+    }});
+  }});
+}});
+</script>"#
+        ),
+    )
+}
+
+async fn lounge_remove() -> StatusCode {
+    KIM_REMOVED.store(true, Ordering::SeqCst);
+    StatusCode::NO_CONTENT
+}
+
+async fn lounge_add() -> StatusCode {
+    KIM_REMOVED.store(false, Ordering::SeqCst);
+    StatusCode::NO_CONTENT
+}
+
+async fn lounge_preview() -> Html<String> {
+    page(
+        "Lounge preview",
+        r#"<p id="result">preview</p>
+<script>
+if (localStorage.getItem('theme') === 'dark') { throw new Error('no dark palette in the lounge'); }
+</script>"#,
+    )
 }
 
 /// Saves a role chosen on `/t/crew` (only Ana's is kept).
