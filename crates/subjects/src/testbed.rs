@@ -133,6 +133,8 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/clock/tasks/{n}", get(clock_task))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
         .layer(axum::Extension(Prefs::default()))
+        .layer(axum::Extension(KimRemoved::default()))
+        .layer(axum::Extension(AnaViewer::default()))
         .with_state(stop)
 }
 
@@ -613,8 +615,10 @@ async fn roster_save(Form(fields): Form<Vec<(String, String)>>) -> Response {
     }
 }
 
-/// Whether Ana, on `/t/crew`, is a viewer (who cannot be given tasks).
-static ANA_VIEWER: AtomicBool = AtomicBool::new(false);
+/// Whether Ana, on `/t/crew`, is a viewer (who cannot be given tasks): one for each
+/// app served.
+#[derive(Clone, Default)]
+struct AnaViewer(std::sync::Arc<AtomicBool>);
 
 /// A team page whose role selects save as they change (no form), and an invitation
 /// in a dialog: a valid invite shows the team again with the new member, whose avatar
@@ -622,7 +626,10 @@ static ANA_VIEWER: AtomicBool = AtomicBool::new(false);
 /// viewers; a task for Ana fails with HTTP 500 (she has no email to be told by). A
 /// role chosen on the way to the invite dialog is no part of the invite's failure,
 /// and Ana made a viewer takes her out of the task form.
-async fn crew(Query(query): Query<Vec<(String, String)>>) -> Html<String> {
+async fn crew(
+    axum::Extension(ana_viewer): axum::Extension<AnaViewer>,
+    Query(query): Query<Vec<(String, String)>>,
+) -> Html<String> {
     let role = |viewer: bool| {
         let (member, viewer) = if viewer {
             ("", " selected")
@@ -668,22 +675,24 @@ document.getElementById('open-invite').addEventListener('click', function () {{
 }});
 {thrown}
 </script>"#,
-            ana = role(ANA_VIEWER.load(Ordering::SeqCst)),
+            ana = role(ana_viewer.0.load(Ordering::SeqCst)),
             ben = role(false),
         ),
     ))
 }
 
-/// Whether Kim, on `/t/lounge`, has been removed.
-static KIM_REMOVED: AtomicBool = AtomicBool::new(false);
+/// Whether Kim, on `/t/lounge`, has been removed: one for each app served, so that
+/// runs against two of them at once do not see each other's Kim.
+#[derive(Clone, Default)]
+struct KimRemoved(std::sync::Arc<AtomicBool>);
 
 /// A setting kept on the device ("Dark mode") that the preview has no palette for, so
 /// it throws; and a member, Kim, whom "Remove Kim" takes off the page and "Add Kim"
 /// brings back. A run that removed Kim on its way to the preview leaves a trace whose
 /// replay finds no such button while she is away, and removes her when she is back,
 /// though the failure never needed her.
-async fn lounge() -> Html<String> {
-    let kim = if KIM_REMOVED.load(Ordering::SeqCst) {
+async fn lounge(axum::Extension(removed): axum::Extension<KimRemoved>) -> Html<String> {
+    let kim = if removed.0.load(Ordering::SeqCst) {
         r#"<li id="kim"><button type="button" id="add-kim">Add Kim</button></li>"#
     } else {
         r#"<li id="kim">Kim <button type="button" id="remove-kim">Remove Kim</button></li>"#
@@ -711,13 +720,13 @@ document.querySelectorAll('#kim button').forEach(function (b) {{
     )
 }
 
-async fn lounge_remove() -> StatusCode {
-    KIM_REMOVED.store(true, Ordering::SeqCst);
+async fn lounge_remove(axum::Extension(removed): axum::Extension<KimRemoved>) -> StatusCode {
+    removed.0.store(true, Ordering::SeqCst);
     StatusCode::NO_CONTENT
 }
 
-async fn lounge_add() -> StatusCode {
-    KIM_REMOVED.store(false, Ordering::SeqCst);
+async fn lounge_add(axum::Extension(removed): axum::Extension<KimRemoved>) -> StatusCode {
+    removed.0.store(false, Ordering::SeqCst);
     StatusCode::NO_CONTENT
 }
 
@@ -732,9 +741,14 @@ if (localStorage.getItem('theme') === 'dark') { throw new Error('no dark palette
 }
 
 /// Saves a role chosen on `/t/crew` (only Ana's is kept).
-async fn crew_role(Form(fields): Form<Vec<(String, String)>>) -> StatusCode {
+async fn crew_role(
+    axum::Extension(ana_viewer): axum::Extension<AnaViewer>,
+    Form(fields): Form<Vec<(String, String)>>,
+) -> StatusCode {
     if sent(&fields, "member") == "ana" {
-        ANA_VIEWER.store(sent(&fields, "role") == "viewer", Ordering::SeqCst);
+        ana_viewer
+            .0
+            .store(sent(&fields, "role") == "viewer", Ordering::SeqCst);
     }
     StatusCode::NO_CONTENT
 }
@@ -752,8 +766,8 @@ async fn crew_invite(Form(fields): Form<Vec<(String, String)>>) -> Response {
     Redirect::to("/t/crew?invited=1").into_response()
 }
 
-async fn crew_task() -> Html<String> {
-    let ana = if ANA_VIEWER.load(Ordering::SeqCst) {
+async fn crew_task(axum::Extension(ana_viewer): axum::Extension<AnaViewer>) -> Html<String> {
+    let ana = if ana_viewer.0.load(Ordering::SeqCst) {
         ""
     } else {
         r#"<option value="ana">Ana</option>"#
