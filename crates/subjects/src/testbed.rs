@@ -726,13 +726,7 @@ async fn lounge_add(axum::Extension(removed): axum::Extension<KimRemoved>) -> St
 }
 
 async fn lounge_preview() -> Html<String> {
-    page(
-        "Lounge preview",
-        r#"<p id="result">preview</p>
-<script>
-if (localStorage.getItem('theme') === 'dark') { throw new Error('no dark palette in the lounge'); }
-</script>"#,
-    )
+    dark_throwing_preview("Lounge preview", "no dark palette in the lounge")
 }
 
 /// Saves a role chosen on `/t/crew` (only Ana's is kept).
@@ -1103,12 +1097,19 @@ document.getElementById('dark').addEventListener('click', function () {
 }
 
 async fn stored_preview() -> Html<String> {
+    dark_throwing_preview("Preview", "no dark palette")
+}
+
+/// A preview page that throws `message` when the stored theme is dark.
+fn dark_throwing_preview(title: &str, message: &str) -> Html<String> {
     page(
-        "Preview",
-        r#"<p id="result">preview</p>
+        title,
+        &format!(
+            r#"<p id="result">preview</p>
 <script>
-if (localStorage.getItem('theme') === 'dark') { throw new Error('no dark palette'); }
-</script>"#,
+if (localStorage.getItem('theme') === 'dark') {{ throw new Error('{message}'); }}
+</script>"#
+        ),
     )
 }
 
