@@ -596,6 +596,23 @@ fn different_from(same: &str, text: &str, mut fresh: impl FnMut() -> String) -> 
     Some(format!("{same}x"))
 }
 
+/// The least of 1, 2 and 5 times a power of ten that is at least `n` (`n` itself when it
+/// is below 1).
+fn round_up(n: f64) -> f64 {
+    if n < 1.0 {
+        return n;
+    }
+    let mut power = 1.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            if m * power >= n {
+                return m * power;
+            }
+        }
+        power *= 10.0;
+    }
+}
+
 /// A value of `field` on the right side of `bound` by `op`: well inside (a week past a
 /// date, twice a whole least), or at the nearest step past the boundary.
 fn step_past(field: &Field, bound: &str, op: CmpOp, mode: Mode) -> Option<String> {
@@ -622,13 +639,14 @@ fn step_past(field: &Field, bound: &str, op: CmpOp, mode: Mode) -> Option<String
         CmpOp::Gt | CmpOp::Ne => n + unit,
         CmpOp::Lt => n - unit,
     };
-    // A whole count kept well above its least (twice it): the least moves with the app's
-    // data (seats at least the team's members, who are invited meanwhile), and a
-    // person types a round number rather than the minimum. An upper bound is kept
-    // exactly, so that the two meet where they are close.
+    // A whole count kept well above its least (four times it, up to a round number):
+    // the least moves with the app's data (seats at least the team's members, who are
+    // invited meanwhile, also by replaying other findings), and a person types a round
+    // number rather than the minimum. An upper bound is kept exactly, so that the two
+    // meet where they are close.
     let whole = n.fract() == 0.0 && unit.fract() == 0.0 && n >= 0.0;
     if mode == Mode::Inside && whole && matches!(op, CmpOp::Ge | CmpOp::Gt) {
-        return Some(number_text(v + n.max(unit)));
+        return Some(number_text(round_up(v.max(4.0 * n))));
     }
     Some(number_text(v))
 }
@@ -839,9 +857,9 @@ mod tests {
         }
     }
 
-    /// A count below its least is raised to twice the least, not to the least itself
-    /// (seats at least the team's members, who may be more by the next submission); an
-    /// upper bound close above the least still holds.
+    /// A count below its least is raised to four times the least, up to a round number,
+    /// not to the least itself (seats at least the team's members, who may be more by the
+    /// next submission); an upper bound close above the least still holds.
     #[test]
     fn a_count_is_kept_well_above_its_least() {
         let form = form(vec![input("text").name("seats").label("Seats")]);
@@ -853,7 +871,10 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let cs = vec![at_least(900).unwrap()];
         let values = solver().satisfy(&form, &cs, &mut rng).expect("values");
-        assert_eq!(values[0].as_string(), "1800");
+        assert_eq!(values[0].as_string(), "5000");
+        let cs = vec![at_least(6).unwrap()];
+        let values = solver().satisfy(&form, &cs, &mut rng).expect("values");
+        assert_eq!(values[0].as_string(), "50");
         let at_most = parse("expect(field('seats')).toHaveCompareCondition('<=', 1200)").unwrap();
         let cs = vec![at_least(900).unwrap(), at_most];
         let values = solver().satisfy(&form, &cs, &mut rng).expect("values");
