@@ -853,6 +853,28 @@ async fn right_after_a_change_the_page_s_own_actions_come_first() {
     testbed.shutdown().await;
 }
 
+/// Right after a project of /t/works is saved archived, its own "Export" (a link under
+/// the project's page) comes before the links to the other projects on that page: the
+/// archived export's 500 is found with the next action. Seed 4 archives a project with
+/// its fifth action.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn right_after_a_change_the_links_under_the_changed_page_come_first() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/works");
+    let (record, log) = explore_seed(&url, "4", "8", &[]).await;
+    let saved = record
+        .steps
+        .iter()
+        .position(|s| s.result_url.contains("status=archived"))
+        .expect("a project saved archived");
+    let next = &record.steps[saved + 1];
+    assert_eq!(next.step.locator, r#"link "Export""#, "{log}");
+    let export = finding(&record, "500");
+    assert!(export.url.contains("/export"), "{export:?}");
+    assert_eq!(export.reproduced, Some(true), "{:?}\n{log}", export.trace);
+    testbed.shutdown().await;
+}
+
 /// "Log out" and "Delete everything" are never taken with the guard on; without it the
 /// same budget takes them (each logs a console error when it is).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -29,10 +29,11 @@ use crate::findings::{is_finding, signature};
 use crate::login::{LoginError, log_in};
 use crate::replay::{ReplayReport, replay_trace};
 use crate::strategy::{
-    Candidate, ChangeSource, Move, candidates, change_choices, change_label, confirmations, edits,
-    form_spread_key, fresh_settings, held_settings, leads_to_fresh, links_first, local_candidates,
-    local_weights, note_used, page_kind, plan_move, random_index, revealed_candidates, spread_key,
-    submits, tour_candidates, untried_after, url_path, valid_first, views_first, writes_first,
+    Candidate, ChangeSource, Move, candidates, change_choices, change_label, confirmations,
+    deeper_first, edits, form_spread_key, fresh_settings, held_settings, leads_to_fresh,
+    links_first, local_candidates, local_weights, note_used, page_kind, plan_move, random_index,
+    revealed_candidates, spread_key, submits, tour_candidates, untried_after, url_path,
+    valid_first, views_first, writes_first,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -714,6 +715,12 @@ impl Explorer {
                     .unwrap_or_default();
                 candidates = writes_first(&current.page, candidates, &self.openers);
                 candidates = untried_after(&current.page, candidates, &made, &self.followed);
+                // A page with nothing to fill and save shows the change: what is
+                // under it first (an archived project's export). Where another change
+                // can be made, the pair of changes is worth more.
+                if !edits(&current.page) {
+                    candidates = deeper_first(&current.page, candidates, &self.editors);
+                }
                 following = made;
             } else if !setting && local && chain >= 2 {
                 candidates = links_first(&current.page, candidates, &self.editors);
@@ -2420,6 +2427,50 @@ mod tests {
         assert!(edits(&page));
         page.forms[0].method = Some("get".into());
         assert!(!edits(&page));
+    }
+
+    /// After a change, the links under the page's own path come first (a project's
+    /// "Export"), before the links to other things (another project, the list), and not
+    /// the ones known to lead to an editor; on the app's root, none is deeper.
+    #[test]
+    fn after_a_change_the_links_under_the_page_come_first() {
+        use crate::strategy::deeper_first;
+        use curio_page::ActionKind;
+        let mut page = page_acting(
+            "http://a.test/projects/2?saved=1",
+            &[
+                (ActionKind::Click, "link", None),
+                (ActionKind::Click, "link", None),
+                (ActionKind::Click, "link", None),
+                (ActionKind::Click, "link", None),
+                (ActionKind::Click, "button", None),
+            ],
+        );
+        let links = [
+            ("Edit project", "/projects/2/edit"),
+            ("Export", "http://a.test/projects/2/export?status=archived"),
+            ("Other project", "/projects/20"),
+            ("Elsewhere", "http://b.test/projects/2/export"),
+        ];
+        for (i, (name, href)) in links.into_iter().enumerate() {
+            page.actions[i].key = curio_page::ElementKey(name.into());
+            page.actions[i].href = Some(href.into());
+        }
+        let all: Vec<Candidate> = (0..5).map(single).collect();
+        let editors: HashSet<String> = ["Edit project".to_string()].into();
+        assert_eq!(
+            keys(deeper_first(&page, all.clone(), &editors)),
+            ["single1"]
+        );
+        let none = HashSet::new();
+        assert_eq!(
+            keys(deeper_first(&page, all.clone(), &none)),
+            ["single0", "single1"]
+        );
+        let others = vec![single(2), single(3), single(4)];
+        assert_eq!(keys(deeper_first(&page, others.clone(), &none)).len(), 3);
+        page.url = "http://a.test/".into();
+        assert_eq!(keys(deeper_first(&page, all, &none)).len(), 5);
     }
 
     /// What a click revealed is used next, not closed or cleared: a popover's "Clear

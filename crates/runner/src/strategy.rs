@@ -647,7 +647,41 @@ pub(crate) fn links_first(
         _ => false,
     };
     let links = prefer(candidates, |c| link(c, false));
-    prefer(links, |c| link(c, true))
+    let views = prefer(links, |c| link(c, true));
+    deeper_first(page, views, editors)
+}
+
+/// With `local-after-change`, after two form changes, or one on a page with nothing to
+/// fill and save ([`edits`]): of `candidates`, the links that lead
+/// under the path of `page` (a project's "Export" on the project's page, a task's "Time
+/// report" on the task's) and are not known to lead to a form that posts (`editors`):
+/// what shows the thing just changed, rather than the things next to it (the task's
+/// project, another task). All of `candidates` when none is, or on the app's root.
+pub(crate) fn deeper_first(
+    page: &Page,
+    candidates: Vec<Candidate>,
+    editors: &HashSet<String>,
+) -> Vec<Candidate> {
+    let Ok(base) = url::Url::parse(&page.url) else {
+        return candidates;
+    };
+    let path = base.path().trim_end_matches('/');
+    if path.is_empty() {
+        return candidates;
+    }
+    let under = format!("{path}/");
+    let deeper = |c: &Candidate| match c.kind {
+        Move::Single(i) => page.actions.get(i).is_some_and(|a| {
+            a.kind == ActionKind::Click
+                && !editors.contains(&a.key.0)
+                && a.href
+                    .as_deref()
+                    .and_then(|h| base.join(h).ok())
+                    .is_some_and(|u| u.origin() == base.origin() && u.path().starts_with(&under))
+        }),
+        _ => false,
+    };
+    prefer(candidates, deeper)
 }
 
 /// Whether `page` has a form that posts with fields to fill: an editor, where a link

@@ -116,6 +116,10 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/desk/edit", get(desk_edit).post(desk_save))
         .route("/t/desk/export", get(desk_export))
         .route("/t/desk/{section}", get(desk_section))
+        .route("/t/works", get(works))
+        .route("/t/works/{id}", get(works_project))
+        .route("/t/works/{id}/edit", get(works_edit).post(works_save))
+        .route("/t/works/{id}/export", get(works_export))
         .route("/t/display", get(display).post(display_save))
         .route("/t/display/{section}", get(display_section))
         .route("/t/plot", get(plot))
@@ -150,7 +154,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 54] = [
+const PAGES: [&str; 55] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -191,6 +195,7 @@ const PAGES: [&str; 54] = [
     "/t/crew",
     "/t/lounge",
     "/t/desk",
+    "/t/works",
     "/t/feed",
     "/t/popover",
     "/t/channels",
@@ -1743,6 +1748,78 @@ async fn desk_section(Path(section): Path<String>) -> Response {
         return missing;
     }
     desk_page(&section, "<p>Nothing here yet.</p>").into_response()
+}
+
+/// The projects of `/t/works`, by id.
+const WORKS: [&str; 3] = ["Apollo", "Borealis", "Cygnus"];
+
+/// A page of `/t/works`, with a navigation to the list of projects.
+fn works_page(title: &str, body: &str) -> Html<String> {
+    page(
+        title,
+        &format!(r#"<nav><a href="/t/works">All projects</a></nav>{body}"#),
+    )
+}
+
+/// Links to every project but the one of `id` (every one for 0).
+fn works_links(id: u32) -> String {
+    (1..)
+        .zip(WORKS)
+        .filter(|(i, _)| *i != id)
+        .map(|(i, name)| format!(r#"<li><a href="/t/works/{i}">{name}</a></li>"#))
+        .collect()
+}
+
+/// Three projects, each with a status kept in its URL, and links on each to the others.
+/// Saving one archived (`/t/works/<id>/edit`) and then "Export" on its page gives a
+/// 500; the other projects, a link away on the same page, export fine.
+async fn works() -> Html<String> {
+    works_page("Projects", &format!("<ul>{}</ul>", works_links(0)))
+}
+
+async fn works_project(
+    Path(id): Path<u32>,
+    Query(query): Query<Vec<(String, String)>>,
+) -> Response {
+    let Some(name) = id.checked_sub(1).and_then(|i| WORKS.get(i as usize)) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let status = desk_status(&query);
+    works_page(
+        name,
+        &format!(
+            r#"<p>Status: {status}</p>
+<p><a href="/t/works/{id}/edit?status={status}">Edit project</a> <a href="/t/works/{id}/export?status={status}">Export</a></p>
+<h2>Related projects</h2><ul>{related}</ul>"#,
+            related = works_links(id)
+        ),
+    )
+    .into_response()
+}
+
+async fn works_edit(
+    Path(id): Path<u32>,
+    Query(query): Query<Vec<(String, String)>>,
+) -> Html<String> {
+    let options = status_options(&["active", "on_hold", "archived"], desk_status(&query));
+    works_page(
+        "Edit project",
+        &format!(
+            r#"<form method="post" action="/t/works/{id}/edit">
+<label for="status">Status</label> <select id="status" name="status">{options}</select>
+<button type="submit">Save</button>
+</form>"#
+        ),
+    )
+}
+
+async fn works_save(Path(id): Path<u32>, Form(fields): Form<Vec<(String, String)>>) -> Redirect {
+    let status = desk_status(&fields);
+    Redirect::to(&format!("/t/works/{id}?saved=1&status={status}"))
+}
+
+async fn works_export(Query(query): Query<Vec<(String, String)>>) -> Response {
+    export(&query, works_page)
 }
 
 /// The `<option>`s of `statuses`, with `current` selected.
