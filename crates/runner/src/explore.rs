@@ -29,11 +29,11 @@ use crate::findings::{is_finding, signature};
 use crate::login::{LoginError, log_in};
 use crate::replay::{ReplayReport, replay_trace};
 use crate::strategy::{
-    Candidate, ChangeSource, Move, candidates, change_choices, change_label, confirmations,
-    deeper_first, edits, form_spread_key, fresh_settings, held_settings, leads_to_fresh,
-    links_first, local_candidates, local_weights, note_used, page_kind, plan_move, random_index,
-    revealed_candidates, spread_key, submits, tour_candidates, untried_after, url_path,
-    valid_first, views_first, writes_first,
+    Candidate, ChangeSource, Move, asks_to_confirm, candidates, change_choices, change_label,
+    confirmations, deeper_first, edits, form_spread_key, fresh_settings, held_settings,
+    leads_to_fresh, links_first, local_candidates, local_weights, note_used, page_kind, plan_move,
+    random_index, revealed_candidates, spread_key, submits, tour_candidates, untried_after,
+    url_path, valid_first, views_first, writes_first,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -57,6 +57,10 @@ const CONTEXT_CHANGES: usize = 2;
 /// many moves left for it: the next episode's fresh tab forgets it, and a value chosen
 /// is no longer new.
 const SETTING_ROOM: u32 = 20;
+
+/// Moves an episode may take past its length to confirm a change it posted last (see
+/// [`asks_to_confirm`]).
+const CONFIRM_ROOM: u32 = 1;
 const CONTEXT_MOVES: u32 = 4;
 
 /// With `local-after-change`: an action (or form) offered on at least this many kinds of
@@ -953,6 +957,17 @@ impl Explorer {
             Some(false) => self.post_answer = None,
             None if self.post_answer.as_ref() != Some(&next.page.url) => self.post_answer = None,
             None => {}
+        }
+        // A change posted as the episode's moves run out and answered by a page that
+        // asks to confirm it (a review's "Confirm change") gets its confirmation
+        // first: a change reviewed and never confirmed was never made.
+        if self.need_reset
+            && self.config.features.local_after_change
+            && posted == Some(true)
+            && self.episode_moves < self.config.episode_steps + CONFIRM_ROOM
+            && asks_to_confirm(&next.page)
+        {
+            self.need_reset = false;
         }
         // A form the answer to a POST showed, filled there and answered by a POST again.
         let answered_again = filled_on_answer && posted == Some(true);

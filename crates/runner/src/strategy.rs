@@ -536,17 +536,27 @@ pub(crate) fn confirmations(page: &Page, candidates: Vec<Candidate>) -> Vec<Cand
     let confirms = |c: &Candidate| match c.kind {
         Move::Single(i) => page.actions.get(i).is_some_and(|a| {
             a.kind == ActionKind::Click
-                && page.forms.iter().any(|f| {
-                    f.fields.is_empty()
-                        && posts(f)
-                        && f.submit
-                            .as_ref()
-                            .is_some_and(|s| s.backend_node_id == a.target.backend_node_id)
+                && confirming_forms(page).any(|f| {
+                    f.submit
+                        .as_ref()
+                        .is_some_and(|s| s.backend_node_id == a.target.backend_node_id)
                 })
         }),
         _ => false,
     };
     prefer(candidates, confirms)
+}
+
+/// Whether `page` asks to confirm what was posted: a form that posts values it holds
+/// but shows no field for, with a submit button (a review's "Confirm change").
+pub(crate) fn asks_to_confirm(page: &Page) -> bool {
+    confirming_forms(page).any(|f| f.submit.is_some())
+}
+
+fn confirming_forms(page: &Page) -> impl Iterator<Item = &Form> {
+    page.forms
+        .iter()
+        .filter(|f| f.fields.is_empty() && posts(f))
 }
 
 /// The `candidates` that `keep` holds to, or all of them when none does.
