@@ -212,11 +212,6 @@ pub struct HeuristicFiller {
     /// How often each pair of choices ((field, value), (field, value), in order) was
     /// submitted together, so that combinations take turns too.
     pairs: HashMap<(String, String), u32>,
-    /// The choices of each form's (by [`form_identity`]) latest submission when it was
-    /// an invalid fill, other than its broken field's: the next valid fill of the form
-    /// makes them again, as a person told that the seats are missing fills them in and
-    /// keeps the plan and the billing cycle they picked.
-    kept: HashMap<String, Vec<(String, FieldValue)>>,
 }
 
 impl HeuristicFiller {
@@ -236,7 +231,6 @@ impl HeuristicFiller {
             typed: HashMap::new(),
             submissions: HashMap::new(),
             pairs: HashMap::new(),
-            kept: HashMap::new(),
         }
     }
 
@@ -325,9 +319,6 @@ impl FormFiller for HeuristicFiller {
         for pos in originals.into_iter().chain(copies) {
             filling.values[pos] = filling.valid(pos, rng);
         }
-        if variant == Variant::Valid {
-            filling.keep_choices(self.kept.get(&form_identity(form)));
-        }
         let broken = if let Some(pos) = broken_pos {
             let bad = filling.invalid(pos, variant, rng)?;
             filling.values[pos] = Some(bad);
@@ -403,17 +394,6 @@ impl FormFiller for HeuristicFiller {
             if let Some(field) = form.fields.get(f.field) {
                 self.used(field, &f.value);
             }
-        }
-        let choices: Vec<(String, FieldValue)> = fill
-            .values
-            .iter()
-            .filter(|f| Some(f.field) != fill.broken && choice_value(&f.value).is_some())
-            .filter_map(|f| Some((field_base(form.fields.get(f.field)?), f.value.clone())))
-            .collect();
-        if fill.broken.is_some() && !choices.is_empty() {
-            self.kept.insert(form_identity(form), choices);
-        } else {
-            self.kept.remove(&form_identity(form));
         }
         let Some(b) = fill.broken else {
             self.count_choices(form, fill, add_one);
@@ -569,14 +549,9 @@ fn choice_item(form: &Form, field: &Field, value: &str) -> String {
 /// edit is still to be assigned a new task); a member joining the team, or made a viewer
 /// and no longer offered, leaves the others' turns as they were.
 fn fill_identity(form: &Form, field: &Field) -> String {
-    format!("{}#{}", form_identity(form), field_base(field))
-}
-
-/// A form by the set of its fields ([`field_base`]): the same wherever the app shows it
-/// (a plan form on its page and again, with its errors, on the page that refused it).
-fn form_identity(form: &Form) -> String {
     let fields: std::collections::BTreeSet<String> = form.fields.iter().map(field_base).collect();
-    fields.into_iter().collect::<Vec<_>>().join(",")
+    let fields: Vec<String> = fields.into_iter().collect();
+    format!("{}#{}", fields.join(","), field_base(field))
 }
 
 /// A field's identity across visits of its page, for counting the values used in it.
@@ -1620,32 +1595,6 @@ impl Filling<'_> {
             out.push(s - step.max(gap(scale, grid)));
         }
         out
-    }
-
-    /// The choices `kept` from an invalid fill of the form (by [`field_base`]) replace
-    /// the ones drawn, where the field still offers them and no dictionary pinned it.
-    fn keep_choices(&mut self, kept: Option<&Vec<(String, FieldValue)>>) {
-        let Some(kept) = kept else {
-            return;
-        };
-        for pos in 0..self.plan.slots.len() {
-            let field = self.field(pos);
-            let base = field_base(field);
-            let Some((_, value)) = kept.iter().find(|(b, _)| *b == base) else {
-                continue;
-            };
-            let offered = match value {
-                FieldValue::Select(v) => field.options.iter().any(|o| !o.disabled && o.value == *v),
-                FieldValue::Check(_) => self.plan.slots[pos].kind == Kind::Checkbox,
-                FieldValue::Text(_) => false,
-            };
-            if let Some(Some(generated)) = self.values.get_mut(pos)
-                && offered
-                && !generated.pinned
-            {
-                generated.value = value.clone();
-            }
-        }
     }
 
     /// After slot `pos` was broken, confirmations of it repeat the broken value.
