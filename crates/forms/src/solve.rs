@@ -598,7 +598,7 @@ fn different_from(same: &str, text: &str, mut fresh: impl FnMut() -> String) -> 
 
 /// The least of 1, 2 and 5 times a power of ten that is at least `n` (`n` itself when it
 /// is below 1).
-fn round_up(n: f64) -> f64 {
+fn round_up_1_2_5(n: f64) -> f64 {
     if n < 1.0 {
         return n;
     }
@@ -646,7 +646,7 @@ fn step_past(field: &Field, bound: &str, op: CmpOp, mode: Mode) -> Option<String
     // meet where they are close.
     let whole = n.fract() == 0.0 && unit.fract() == 0.0 && n >= 0.0;
     if mode == Mode::Inside && whole && matches!(op, CmpOp::Ge | CmpOp::Gt) {
-        return Some(number_text(round_up(v.max(4.0 * n))));
+        return Some(number_text(round_up_1_2_5(v.max(4.0 * n))));
     }
     Some(number_text(v))
 }
