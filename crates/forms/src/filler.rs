@@ -212,6 +212,12 @@ pub struct HeuristicFiller {
     /// How often each pair of choices ((field, value), (field, value), in order) was
     /// submitted together, so that combinations take turns too.
     pairs: HashMap<(String, String), u32>,
+    /// The choices ([`choice_item`]) of each form's (by [`form_identity`]) latest
+    /// submission when it was an invalid fill, other than its broken field's. Among the
+    /// choices still due their turn, the next valid fill of the form makes these first,
+    /// as a person told that the seats are missing fills them in and keeps the plan and
+    /// the cycle they picked; a choice already sent more often still waits its turn.
+    kept: HashMap<String, Vec<String>>,
 }
 
 impl HeuristicFiller {
@@ -231,6 +237,7 @@ impl HeuristicFiller {
             typed: HashMap::new(),
             submissions: HashMap::new(),
             pairs: HashMap::new(),
+            kept: HashMap::new(),
         }
     }
 
@@ -395,6 +402,12 @@ impl FormFiller for HeuristicFiller {
                 self.used(field, &f.value);
             }
         }
+        if fill.broken.is_some() {
+            self.kept
+                .insert(form_identity(form), sent_choices(form, fill));
+        } else {
+            self.kept.remove(&form_identity(form));
+        }
         let Some(b) = fill.broken else {
             self.count_choices(form, fill, add_one);
             // Typed texts stay counted even when the server refuses them: a text it
@@ -549,9 +562,14 @@ fn choice_item(form: &Form, field: &Field, value: &str) -> String {
 /// edit is still to be assigned a new task); a member joining the team, or made a viewer
 /// and no longer offered, leaves the others' turns as they were.
 fn fill_identity(form: &Form, field: &Field) -> String {
+    format!("{}#{}", form_identity(form), field_base(field))
+}
+
+/// A form by the set of its fields ([`field_base`]): the same wherever the app shows it
+/// (a plan form on its page and again, with its errors, on the page that refused it).
+fn form_identity(form: &Form) -> String {
     let fields: std::collections::BTreeSet<String> = form.fields.iter().map(field_base).collect();
-    let fields: Vec<String> = fields.into_iter().collect();
-    format!("{}#{}", fields.join(","), field_base(field))
+    fields.into_iter().collect::<Vec<_>>().join(",")
 }
 
 /// A field's identity across visits of its page, for counting the values used in it.
@@ -1320,7 +1338,8 @@ impl Filling<'_> {
         // fill already made come first, so that combinations take turns (Pro billed
         // yearly, not always monthly), then the least-sent ones, so that every status,
         // plan or assignee gets its turn (a single edit, with no form, rotates on every
-        // use of the option), the least-used of them first. Among those, people often
+        // use of the option), then the ones the form's refused invalid fill made (see
+        // `kept`), then the least-used of them. Among those, people often
         // leave a preselected choice as it is (the default subject of a contact form, the
         // current status of a task), so it goes first.
         let single = self.form.key.0.is_empty();
@@ -1335,11 +1354,14 @@ impl Filling<'_> {
             })
             .chain(self.broken.clone())
             .collect();
-        let uses: Vec<(u32, u32, u32)> = pool
+        let kept = self.filler.kept.get(&form_identity(self.form));
+        let uses: Vec<(u32, u32, bool, u32)> = pool
             .iter()
             .map(|&i| {
                 let value = &field.options[i].value;
                 let item = choice_item(self.form, field, value);
+                let unkept =
+                    !single && self.broken.is_none() && !kept.is_some_and(|k| k.contains(&item));
                 let together: u32 = earlier
                     .iter()
                     .map(|e| self.filler.pair_uses(e.clone(), item.clone()))
@@ -1350,7 +1372,7 @@ impl Filling<'_> {
                 } else {
                     self.filler.sent_of(self.form, field, value)
                 };
-                (together, turns, used)
+                (together, turns, unkept, used)
             })
             .collect();
         let fewest = uses.iter().copied().min()?;

@@ -1623,3 +1623,62 @@ fn variants_keep_the_length_and_kinds_of_characters() {
     assert_eq!(all.len(), 100);
     assert!(!all.contains("team"));
 }
+
+/// A fill refused for its one bad value (the seats left empty) is made again with a
+/// good value and the same choices when they are still due their turn, as a person
+/// fixes what the form said and keeps the plan and the cycle they picked; a choice
+/// already sent more often than another still waits for the others.
+#[test]
+fn the_fresh_choices_of_a_fill_refused_for_a_bad_value_are_made_again() {
+    let plan = select(
+        "plan",
+        "Plan",
+        &[
+            ("starter", "Starter"),
+            ("team", "Team"),
+            ("business", "Business"),
+        ],
+    );
+    let cycle = select(
+        "cycle",
+        "Billing cycle",
+        &[("monthly", "Monthly"), ("yearly", "Yearly")],
+    );
+    let seats = input("text").name("seats").label("Seats");
+    let f = form(vec![plan, cycle, seats]);
+    let choose = |fill: &FormFill, plan: &str, cycle: &str| {
+        let mut values = fill.values.clone();
+        values[0].value = FieldValue::Select(plan.into());
+        values[1].value = FieldValue::Select(cycle.into());
+        FormFill {
+            values,
+            ..fill.clone()
+        }
+    };
+    let choices = |fill: &FormFill| {
+        [0, 1].map(|i| {
+            fill.value_of(i)
+                .map(FieldValue::as_string)
+                .unwrap_or_default()
+        })
+    };
+    for seed in 0..8 {
+        let mut filler = filler();
+        let empty = fill(&mut filler, &f, Variant::Empty, seed).expect("a fill");
+        assert_eq!(empty.broken, Some(2), "{empty:?}");
+        filler.submitted(&f, &choose(&empty, "business", "yearly"));
+        let again = fill(&mut filler, &f, Variant::Valid, seed + 20).expect("a fill");
+        assert_eq!(choices(&again), ["business", "yearly"], "seed {seed}");
+        assert_eq!(again.broken, None);
+        filler.submitted(&f, &again);
+        let next = fill(&mut filler, &f, Variant::Valid, seed + 30).expect("a fill");
+        assert_ne!(choices(&next)[0], "business", "seed {seed}");
+
+        // Business was sent; a refused fill choosing it again does not put it before
+        // the plans still to be sent.
+        let empty = fill(&mut filler, &f, Variant::Empty, seed + 40).expect("a fill");
+        filler.submitted(&f, &choose(&empty, "business", "monthly"));
+        let after = fill(&mut filler, &f, Variant::Valid, seed + 50).expect("a fill");
+        assert_ne!(choices(&after)[0], "business", "seed {seed}");
+    }
+}
