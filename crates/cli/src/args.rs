@@ -310,7 +310,7 @@ pub(crate) struct BrowserArgs {
 }
 
 /// Names for --disable and --enable.
-pub(crate) const FEATURES: [&str; 17] = curio_runner::Features::NAMES;
+pub(crate) const FEATURES: [&str; 18] = curio_runner::Features::NAMES;
 
 pub(crate) fn parse_tau(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {

@@ -419,6 +419,47 @@ async fn a_choice_no_longer_offered_is_offered_again_by_setting_back_what_hid_it
     testbed.shutdown().await;
 }
 
+/// /t/crew with `set-back`: the run makes Ana a viewer before it first sees the task
+/// form, which then offers Ben alone. "Role of Ben" beside "Role of Ana" tells that the
+/// team's selects are named after the people the form offers, and that the one the
+/// run changed names the person missing: back on the team page, the first move sets
+/// Ana's role back, and a task for her finds the failure. Without `set-back` the same
+/// run never assigns her one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_option_the_run_took_out_of_a_form_is_brought_back() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/crew");
+    let (record, log) = explore_seed(&url, "4", "40", &[]).await;
+    let steps = &record.steps;
+    let set_back = (1..steps.len()).find(|&i| {
+        steps[i].step.locator.contains("Role of Ana")
+            && steps[i].step.value.as_deref() == Some("member")
+            && steps[i - 1].page_url.ends_with("/t/crew/task")
+            && steps[i - 1].result_url.ends_with("/t/crew")
+    });
+    let set_back = set_back.unwrap_or_else(|| panic!("Ana's role never set back\n{log}"));
+    let assigned = steps.iter().position(|s| {
+        s.step.locator.contains("Assignee") && s.step.value.as_deref() == Some("ana")
+    });
+    assert!(assigned.is_some_and(|a| a > set_back), "{log}");
+    finding(&record, "500 Internal Server Error for POST /t/crew/task");
+
+    http(
+        "POST",
+        &testbed.url("/t/crew/role"),
+        Some("member=ana&role=member"),
+    );
+    let (record, log) = explore_seed(&url, "4", "40", &["--disable", "set-back"]).await;
+    assert!(
+        !record
+            .findings
+            .iter()
+            .any(|f| f.message.contains("POST /t/crew/task")),
+        "{log}"
+    );
+    testbed.shutdown().await;
+}
+
 /// Explores /t/lounge with the random strategy (which reads no storage), seed 1, for
 /// `max_actions`, then replays the record: the run's clicks on Kim, the preview's
 /// finding, `curio replay`'s exit code, and the output of both.

@@ -144,10 +144,16 @@ pub struct Features {
     /// to such moves (a "Change plan" link, a "Filters" toggle) weighs eight times as
     /// much too, until it leads to none.
     pub fresh_first: bool,
+    /// An option a form offered and never sent, which the form offers no more (Priya
+    /// Nair as an assignee, once the run made her a viewer), is brought back: on a page
+    /// where the run changed a select named after it ("Role of Priya Nair"), the next
+    /// move sets that select back to a value it had. A change that takes a choice out of
+    /// a form would otherwise hide for the rest of the run what that choice leads to.
+    pub set_back: bool,
 }
 
 impl Features {
-    pub const NAMES: [&'static str; 17] = [
+    pub const NAMES: [&'static str; 18] = [
         "form-macro",
         "invalid-inputs",
         "element-merging",
@@ -165,6 +171,7 @@ impl Features {
         "setting-tours",
         "local-first",
         "fresh-first",
+        "set-back",
     ];
 
     pub fn all() -> Features {
@@ -186,6 +193,7 @@ impl Features {
             setting_tours: true,
             local_first: true,
             fresh_first: true,
+            set_back: true,
         }
     }
 
@@ -208,6 +216,7 @@ impl Features {
             setting_tours: false,
             local_first: false,
             fresh_first: false,
+            set_back: false,
         }
     }
 
@@ -231,6 +240,7 @@ impl Features {
             "setting-tours" => &mut self.setting_tours,
             "local-first" => &mut self.local_first,
             "fresh-first" => &mut self.fresh_first,
+            "set-back" => &mut self.set_back,
             _ => return false,
         };
         *slot = on;
