@@ -1776,8 +1776,9 @@ impl Explorer {
     /// The move that brings a withdrawn option back (`set-back`), when `candidates`
     /// choose in a select named after it ("Role of Priya Nair") that the run changed:
     /// that select set back to the latest value it showed or was given before the one
-    /// it shows, where it still offers it. The option is no longer withdrawn; it is
-    /// again if its form is seen without it once more.
+    /// it shows, where it still offers it, unless it was set back already and no form
+    /// offered the option since. The option is no longer withdrawn; it is again if its
+    /// form is seen without it once more.
     fn set_back(&mut self, page: &Page, candidates: &[Candidate]) -> Option<Candidate> {
         for candidate in candidates {
             let Move::Choose { action: i, .. } = candidate.kind else {
@@ -1791,6 +1792,11 @@ impl Explorer {
                 continue;
             };
             let locator = &action.target.locator;
+            // Set back once already, and the option is still not offered: the select
+            // is not what hides it (an invited member still pending).
+            if self.held.contains_key(locator) {
+                continue;
+            }
             let Some(text) = self
                 .withdrawn
                 .iter()
