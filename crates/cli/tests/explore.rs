@@ -682,7 +682,7 @@ fn reviews_confirmed(record: &RunRecord, log: &str) -> usize {
 async fn a_change_made_on_a_change_is_looked_at() {
     let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
     let url = testbed.url("/t/ticket");
-    let (record, log) = explore_seed_2(&url, "150", &[]).await;
+    let (record, log) = explore_seed(&url, "1", "150", &[]).await;
     let found = finding(&record, "no colour for blocked time");
     assert_eq!(found.reproduced, Some(true), "{:?}\n{log}", found.trace);
     testbed.shutdown().await;
