@@ -827,6 +827,21 @@ async fn a_page_s_own_controls_come_before_the_navigation() {
     testbed.shutdown().await;
 }
 
+/// /t/rack: the status filter is kept for the browser tab, shown by a "Filters" toggle
+/// among sixteen item links, and has eight statuses; the board throws under the last.
+/// Once the filter is known to store a setting, the toggle is taken on each visit
+/// while the filter has a status never chosen, and each status gets its tour of the
+/// tabs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_toggle_that_shows_a_setting_is_taken_while_its_values_last() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let url = testbed.url("/t/rack");
+    let (record, log) = explore_seed_1(&url, "120", &[]).await;
+    let thrown = finding(&record, "reading 'dataset'");
+    assert_eq!(thrown.reproduced, Some(true), "{:?}\n{log}", thrown.trace);
+    testbed.shutdown().await;
+}
+
 /// "Send test" throws while the server has no channel saved. The finding's trace
 /// unticks the boxes and saves, and its replay leaves every box of the form unticked
 /// whatever the app shows by then: a toggle would tick a box saved unticked, and a

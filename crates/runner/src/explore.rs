@@ -13,7 +13,7 @@ use curio_forms::{FieldValue, FormFiller, HeuristicFiller};
 use crate::forms::{FormSolved, SessionTools, connect_model, solve_form};
 use crate::solved::{Accepted, Solved, SolvedFiller, form_signature};
 use curio_page::{
-    ActionKind, DomSnapshot, Form, Page, StateTable, StateTableConfig, StorageAbstraction,
+    ActionKind, DomSnapshot, Field, Form, Page, StateTable, StateTableConfig, StorageAbstraction,
     normalize_url,
 };
 use curio_record::{
@@ -31,9 +31,9 @@ use crate::replay::{ReplayReport, replay_trace};
 use crate::strategy::{
     Candidate, ChangeSource, Move, asks_to_confirm, candidates, change_choices, change_label,
     confirmations, deeper_first, edits, form_spread_key, fresh_settings, held_settings,
-    leads_to_fresh, links_first, local_candidates, local_weights, note_used, page_kind, plan_move,
-    random_index, revealed_candidates, spread_key, submits, tour_candidates, untried_after,
-    url_path, valid_first, views_first, writes_first,
+    leads_to_fresh, links_first, local_candidates, local_weights, note_used, offers_fresh,
+    page_kind, plan_move, random_index, revealed_candidates, spread_key, submits, tour_candidates,
+    untried_after, url_path, valid_first, views_first, writes_first,
 };
 
 /// Forms a run tests with a form-testing session (`form-sessions`); later new forms are
@@ -248,6 +248,7 @@ pub async fn explore(
         change_source: None,
         revealed: BTreeSet::new(),
         openers: HashSet::new(),
+        shows: HashMap::new(),
         editors: HashSet::new(),
         followed: HashSet::new(),
         chain: 0,
@@ -472,6 +473,11 @@ struct Explorer {
     /// Action keys of selects whose choice changed what the tab stores (`setting-tours`):
     /// settings, whose values not yet chosen come first where they are offered.
     setters: HashSet<String>,
+    /// Action keys of the clicks that showed selects on the same page, with the action
+    /// keys and fields of those selects as last shown (`follow-reveals`): a "Filters"
+    /// toggle and the filters it shows. One that shows a setting with options never
+    /// chosen, hidden now, is taken first (`setting-tours`).
+    shows: HashMap<String, Vec<(String, Field)>>,
     /// Action keys of the selects chosen at least once (`setting-tours`): one outside
     /// any form that is not comes first, to learn whether it stores a setting.
     probed: HashSet<String>,
@@ -785,10 +791,22 @@ impl Explorer {
         }
         if self.config.features.setting_tours && self.plan.is_empty() {
             let (setters, probed) = (&self.setters, &self.probed);
+            // The toggles that last showed options never chosen, of a setting hidden now.
+            let toggles: HashSet<String> = self
+                .shows
+                .iter()
+                .filter(|(_, selects)| {
+                    !selects.iter().any(|(key, _)| current.keys.contains(key))
+                        && selects.iter().any(|(key, field)| {
+                            setters.contains(key) && offers_fresh(field, &self.filler)
+                        })
+                })
+                .map(|(click, _)| click.clone())
+                .collect();
             candidates = if self.episode_moves + SETTING_ROOM <= self.config.episode_steps {
-                fresh_settings(&current.page, candidates, setters, probed)
+                fresh_settings(&current.page, candidates, setters, probed, &toggles)
             } else {
-                held_settings(&current.page, candidates, setters, probed)
+                held_settings(&current.page, candidates, setters, probed, &toggles)
             };
         }
         if let Some(back) = back {
@@ -1060,6 +1078,18 @@ impl Explorer {
             && next.page.url == current.page.url
         {
             self.revealed = next.keys.difference(&current.keys).cloned().collect();
+            let selects: Vec<(String, Field)> = next
+                .page
+                .actions
+                .iter()
+                .filter(|a| a.kind == ActionKind::Select && self.revealed.contains(&a.key.0))
+                .filter_map(|a| Some((a.key.0.clone(), a.field.clone()?)))
+                .collect();
+            if !selects.is_empty()
+                && let Some(a) = current.page.actions.get(i)
+            {
+                self.shows.insert(a.key.0.clone(), selects);
+            }
             let shows_form = next.page.forms.iter().any(|f| {
                 f.method.as_deref() == Some("post")
                     && f.submit.as_ref().is_some_and(|s| {
@@ -2962,40 +2992,54 @@ mod tests {
         ];
         let setters: HashSet<String> = [zone.clone()].into_iter().collect();
         let probed: HashSet<String> = [zone.clone()].into_iter().collect();
+        let none = HashSet::new();
+        type Keys = HashSet<String>;
+        let fresh = |page: &Page, c: &[Candidate], s: &Keys, p: &Keys, t: &Keys| {
+            keys(fresh_settings(page, c.to_vec(), s, p, t))
+        };
+        let held = |page: &Page, c: &[Candidate], s: &Keys, p: &Keys, t: &Keys| {
+            keys(held_settings(page, c.to_vec(), s, p, t))
+        };
+        let zone_key = candidates[0].key.clone();
+        let both = [zone_key.clone(), "single1".to_string()];
         assert_eq!(
-            keys(fresh_settings(&page, candidates.clone(), &setters, &probed)),
-            [candidates[0].key.clone()]
+            fresh(&page, &candidates, &setters, &probed, &none),
+            [zone_key.as_str()]
         );
         assert_eq!(
-            keys(held_settings(&page, candidates.clone(), &setters, &probed)),
+            held(&page, &candidates, &setters, &probed, &none),
             ["single1"]
         );
         assert_eq!(
-            keys(held_settings(
-                &page,
-                candidates[..1].to_vec(),
-                &setters,
-                &probed
-            )),
-            [candidates[0].key.clone()]
+            held(&page, &candidates[..1], &setters, &probed, &none),
+            [zone_key.as_str()]
         );
         // A select outside any form never chosen comes first too, to learn whether it
         // stores a setting; once chosen, it is one move among the others.
-        let none = HashSet::new();
         assert_eq!(
-            keys(fresh_settings(&page, candidates.clone(), &none, &none)),
-            [candidates[0].key.clone()]
+            fresh(&page, &candidates, &none, &none, &none),
+            [zone_key.as_str()]
+        );
+        assert_eq!(fresh(&page, &candidates, &none, &probed, &none), both);
+        // A click that shows such a setting, hidden now, comes first as the choice
+        // would; with no room, it waits.
+        let toggle: Keys = [page.actions[1].key.0.clone()].into_iter().collect();
+        let clicks = [single(0), single(1)];
+        assert_eq!(
+            fresh(&page, &clicks, &setters, &probed, &none),
+            ["single0", "single1"]
         );
         assert_eq!(
-            keys(fresh_settings(&page, candidates.clone(), &none, &probed)),
-            [candidates[0].key.clone(), "single1".to_string()]
+            fresh(&page, &clicks, &setters, &probed, &toggle),
+            ["single1"]
+        );
+        assert_eq!(
+            held(&page, &clicks, &setters, &probed, &toggle),
+            ["single0"]
         );
         // Inside a form, a select's choice is the form's: no probe.
         page.actions[0].form = Some(curio_page::FormId(0));
-        assert_eq!(
-            keys(fresh_settings(&page, candidates.clone(), &none, &none)),
-            [candidates[0].key.clone(), "single1".to_string()]
-        );
+        assert_eq!(fresh(&page, &candidates, &none, &none, &none), both);
     }
 
     #[test]

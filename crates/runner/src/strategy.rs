@@ -712,14 +712,19 @@ pub(crate) fn valid_first(page: &Page, candidates: Vec<Candidate>) -> Vec<Candid
 /// list's status filter), and the choices in a select outside any form never chosen at
 /// all (not in `probed`), which may store one: each value is a setting of its own to see
 /// the app under, and such a select is one move among a page's many (a panel's second
-/// filter would wait behind the first). All of `candidates` when none is.
+/// filter would wait behind the first). So do the clicks in `toggles`, which show such
+/// a select hidden now (a "Filters" toggle: the status filter behind it is no move of
+/// the page at all). All of `candidates` when none is.
 pub(crate) fn fresh_settings(
     page: &Page,
     candidates: Vec<Candidate>,
     setters: &HashSet<String>,
     probed: &HashSet<String>,
+    toggles: &HashSet<String>,
 ) -> Vec<Candidate> {
-    prefer(candidates, |c| fresh_setting(page, c, setters, probed))
+    prefer(candidates, |c| {
+        fresh_setting(page, c, setters, probed, toggles)
+    })
 }
 
 /// With `setting-tours`, when the episode has no room left for a tour: `candidates`
@@ -732,17 +737,22 @@ pub(crate) fn held_settings(
     candidates: Vec<Candidate>,
     setters: &HashSet<String>,
     probed: &HashSet<String>,
+    toggles: &HashSet<String>,
 ) -> Vec<Candidate> {
-    prefer(candidates, |c| !fresh_setting(page, c, setters, probed))
+    prefer(candidates, |c| {
+        !fresh_setting(page, c, setters, probed, toggles)
+    })
 }
 
 /// Whether `candidate` chooses an option never chosen in one of `setters`, or any
-/// option in a select outside any form that is not in `probed`.
+/// option in a select outside any form that is not in `probed`, or clicks one of
+/// `toggles`.
 fn fresh_setting(
     page: &Page,
     candidate: &Candidate,
     setters: &HashSet<String>,
     probed: &HashSet<String>,
+    toggles: &HashSet<String>,
 ) -> bool {
     match &candidate.kind {
         Move::Choose { action, .. } => page.actions.get(*action).is_some_and(|a| {
@@ -752,6 +762,10 @@ fn fresh_setting(
                 a.form.is_none() && !probed.contains(&a.key.0)
             }
         }),
+        Move::Single(i) => page
+            .actions
+            .get(*i)
+            .is_some_and(|a| toggles.contains(&a.key.0)),
         _ => false,
     }
 }
@@ -1045,6 +1059,18 @@ fn random_option(field: Option<&Field>, rng: &mut dyn RngCore) -> String {
     } else {
         pool[rng.random_range(0..pool.len())].to_string()
     }
+}
+
+/// Whether a select whose options rotate offers one never chosen besides the one it
+/// shows: its choice would be a fresh candidate.
+pub(crate) fn offers_fresh(field: &Field, filler: &dyn FormFiller) -> bool {
+    rotates(field)
+        && field.options.iter().any(|o| {
+            !o.disabled
+                && !o.value.is_empty()
+                && o.value != field.value
+                && filler.fresh(field, &FieldValue::Select(o.value.clone()))
+        })
 }
 
 /// An option of a select other than the one it shows (choosing that changes nothing):

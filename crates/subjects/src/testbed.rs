@@ -128,6 +128,8 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/plot/{section}", get(plot_section))
         .route("/t/shelf", get(shelf))
         .route("/t/shelf/{section}", get(shelf_section))
+        .route("/t/rack", get(rack))
+        .route("/t/rack/items/{n}", get(rack_item))
         .route("/t/clock", get(clock))
         .route("/t/clock/{section}", get(clock_section))
         .route("/t/clock/tasks/{n}", get(clock_task))
@@ -154,7 +156,7 @@ fn page(title: &str, body: &str) -> Html<String> {
 
 /// Every page, for the index; `/t/status` and `/t/fetch-status` with examples. The
 /// never-answering `/t/slow-resource` is a sub-resource, not a page, so it is left out.
-const PAGES: [&str; 55] = [
+const PAGES: [&str; 56] = [
     "/t/ok",
     "/t/link",
     "/t/exception",
@@ -202,6 +204,7 @@ const PAGES: [&str; 55] = [
     "/t/zones",
     "/t/prefs",
     "/t/shelf",
+    "/t/rack",
     "/t/clock",
     "/t/stock",
     "/t/hours",
@@ -2155,6 +2158,88 @@ async fn shelf_section(Path(section): Path<String>) -> Response {
         return missing;
     }
     shelf_page(&section, "<p>Nothing on this shelf yet.</p>").into_response()
+}
+
+/// The items listed on `/t/rack`, each with a page of its own.
+const RACK_ITEMS: [&str; 16] = [
+    "Anchor", "Bellows", "Compass", "Dory", "Easel", "Flask", "Gimbal", "Hammock", "Inkwell",
+    "Jib", "Kettle", "Lantern", "Mallet", "Net", "Oar", "Pulley",
+];
+
+/// The statuses of `/t/rack`'s filter; the board has a column for each but the last.
+const RACK_STATUSES: [&str; 8] = [
+    "open", "todo", "review", "waiting", "paused", "done", "lent", "scrapped",
+];
+
+/// A list of sixteen items, each linking to its page, with a filter behind a
+/// "Filters" toggle, kept for the browser tab (`sessionStorage`), and a board tab that
+/// highlights the filtered status's column. There is no column for scrapped items:
+/// "Scrapped" in the filters, then the board, throws. The filter has nine options and
+/// is shown only by its toggle, one move among the nineteen of the page.
+async fn rack() -> Html<String> {
+    let rows: String = RACK_ITEMS
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let status = RACK_STATUSES[i % RACK_STATUSES.len()];
+            format!(r#"<li data-status="{status}"><a href="/t/rack/items/{i}">{name}</a></li>"#)
+        })
+        .collect();
+    let options: String = RACK_STATUSES
+        .iter()
+        .map(|s| {
+            let mut label = s.to_string();
+            label[..1].make_ascii_uppercase();
+            format!(r#"<option value="{s}">{label}</option>"#)
+        })
+        .collect();
+    let columns: String = RACK_STATUSES[..RACK_STATUSES.len() - 1]
+        .iter()
+        .map(|s| format!(r#"<div id="col-{s}">{s}</div>"#))
+        .collect();
+    page(
+        "Rack",
+        &format!(
+            r#"<div role="tablist"><button type="button" role="tab" id="tab-list" aria-selected="true">List</button><button type="button" role="tab" id="tab-board" aria-selected="false">Board</button></div>
+<p><button type="button" id="filters-toggle" aria-expanded="false">Filters</button></p>
+<div id="filters" hidden><label for="rack-status">Status</label>
+<select id="rack-status"><option value="all">All</option>{options}</select></div>
+<section id="panel-list"><ul>{rows}</ul></section>
+<section id="panel-board" hidden>{columns}</section>
+<script>
+var rackStatus = document.getElementById('rack-status');
+rackStatus.value = sessionStorage.getItem('tb-rack-status') || 'all';
+rackStatus.addEventListener('change', function () {{ sessionStorage.setItem('tb-rack-status', rackStatus.value); }});
+document.getElementById('filters-toggle').addEventListener('click', function () {{
+  var panel = document.getElementById('filters');
+  panel.hidden = !panel.hidden;
+  this.setAttribute('aria-expanded', String(!panel.hidden));
+}});
+function show(board) {{
+  document.getElementById('panel-list').hidden = board;
+  document.getElementById('panel-board').hidden = !board;
+  document.getElementById('tab-list').setAttribute('aria-selected', String(!board));
+  document.getElementById('tab-board').setAttribute('aria-selected', String(board));
+  if (board && rackStatus.value !== 'all') {{
+    document.getElementById('col-' + rackStatus.value).dataset.highlight = 'yes';
+  }}
+}}
+document.getElementById('tab-list').addEventListener('click', function () {{ show(false); }});
+document.getElementById('tab-board').addEventListener('click', function () {{ show(true); }});
+</script>"#
+        ),
+    )
+}
+
+async fn rack_item(Path(n): Path<usize>) -> Response {
+    let Some(name) = RACK_ITEMS.get(n) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    page(
+        name,
+        &format!(r#"<p>{name}, on the rack.</p><p><a href="/t/rack">Back to the rack</a></p>"#),
+    )
+    .into_response()
 }
 
 /// The sections of `/t/clock`, each linked from every page of it.
