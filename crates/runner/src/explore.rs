@@ -11,6 +11,7 @@ use curio_explorer::{Learner, LearnerConfig};
 use curio_forms::{FieldValue, FormFiller, HeuristicFiller};
 
 use crate::forms::{FormSolved, SessionTools, connect_model, solve_form};
+use crate::set_back::{ChoicesMade, SetBack};
 use crate::solved::{Accepted, Solved, SolvedFiller, form_signature};
 use curio_page::{
     ActionKind, DomSnapshot, Field, Form, Page, StateTable, StateTableConfig, StorageAbstraction,
@@ -269,10 +270,7 @@ pub async fn explore(
         solved_at: HashMap::new(),
         option_texts: HashMap::new(),
         choices_made: HashMap::new(),
-        offered: HashMap::new(),
-        withdrawn: BTreeSet::new(),
-        select_names: BTreeSet::new(),
-        held: HashMap::new(),
+        set_back: SetBack::default(),
         resolved: HashMap::new(),
         groups: HashMap::new(),
         start_state: None,
@@ -411,17 +409,6 @@ impl Stopped {
     }
 }
 
-/// The choices made in one select during a run (see [`Explorer::restored`]).
-struct ChoicesMade {
-    /// The page it was chosen in last.
-    page_url: String,
-    /// The latest step that chose in it.
-    step: Step,
-    /// The values it showed before a choice and was given, first to latest, each once
-    /// (where it was last).
-    values: Vec<String>,
-}
-
 /// Where a recorded step comes from, so a finding can get its shortest trace.
 struct StepContext<'a> {
     /// The state the move started in; `None` for an episode's `Goto`.
@@ -535,18 +522,9 @@ struct Explorer {
     /// was on and the values it showed and was given, in order (see
     /// [`Self::restored`]).
     choices_made: HashMap<String, ChoicesMade>,
-    /// The options each select of a form offered in the run (`set-back`), by the
-    /// form's signature and the select's locator: (value, text), in order first seen.
-    offered: HashMap<String, Vec<(String, String)>>,
-    /// The texts of options a form offered, never sent, and offers no more
-    /// (`set-back`): Priya Nair, once made a viewer, in an assignee list.
-    withdrawn: BTreeSet<String>,
-    /// The locators of the selects seen in the run (`set-back`): "Role of Sam Lee"
-    /// beside "Role of Priya Nair" tells that the rows are named after members.
-    select_names: BTreeSet<String>,
-    /// The selects set back (`set-back`), by locator, with the option that brought
-    /// them back: no move chooses in one again until a form offers that option.
-    held: HashMap<String, String>,
+    /// Options the run took out of forms, and the selects set back to bring them back
+    /// (`set-back`).
+    set_back: SetBack,
     /// The latest submission of a form on each kind of page, as steps from loading the
     /// page: what the app keeps from it (saved preferences) may be what a later failure
     /// there needs, in a replay too.
@@ -683,10 +661,12 @@ impl Explorer {
         // select set back is left as it is until the option is offered again.
         let mut back = None;
         if self.config.features.set_back && self.plan.is_empty() {
-            self.note_offered(&current.page);
-            back = self.set_back(&current.page, &candidates);
-            let held = &self.held;
-            candidates.retain(|c| !chooses_in(&current.page, c, held));
+            let made = &self.choices_made;
+            self.set_back
+                .note_offered(&current.page, &self.filler, made);
+            back = self.set_back.choice(&current.page, &candidates, made);
+            let set_back = &self.set_back;
+            candidates.retain(|c| !set_back.holds(&current.page, c));
         }
         if let Some((click, url)) = self.last_click.take() {
             let navigated = url != current.page.url;
@@ -1754,112 +1734,6 @@ impl Explorer {
         }
     }
 
-    /// Notes the options the selects of `page`'s forms offer (`set-back`): an option
-    /// offered before and never sent in a fill of its form is withdrawn while a select
-    /// of the form offers it no more; offered again, it is not. So is an option never
-    /// seen that a select the run changed is named after, where selects named the same
-    /// way after the options offered were seen ("Role of Priya Nair" changed, and
-    /// "Role of Sam Lee" seen, where the assignees are Sam Lee and others): the change
-    /// may have been made before the form was first seen.
-    fn note_offered(&mut self, page: &Page) {
-        self.select_names.extend(
-            page.actions
-                .iter()
-                .filter(|a| a.kind == ActionKind::Select)
-                .map(|a| a.target.locator.clone()),
-        );
-        for form in &page.forms {
-            let signature = form_signature(form);
-            for field in form.fields.iter().filter(|f| f.tag == "select") {
-                let now: Vec<(String, String)> = field
-                    .options
-                    .iter()
-                    .filter(|o| !o.value.is_empty() && !o.disabled)
-                    .map(|o| (o.value.clone(), o.text.trim().to_string()))
-                    .collect();
-                let key = format!("{signature}#{}", field.target.locator);
-                let before = self.offered.entry(key).or_default();
-                for (value, text) in before.iter() {
-                    let gone = !now.iter().any(|(_, t)| t == text);
-                    let choice = FieldValue::Select(value.clone());
-                    if gone && self.filler.unsent(form, field, &choice) {
-                        self.withdrawn.insert(text.clone());
-                    }
-                }
-                let texts: Vec<&str> = now.iter().map(|(_, t)| t.as_str()).collect();
-                for name in unoffered_names(&texts, &self.select_names, self.choices_made.keys()) {
-                    if !before.iter().any(|(_, t)| *t == name) {
-                        self.withdrawn.insert(name);
-                    }
-                }
-                for (value, text) in now {
-                    self.withdrawn.remove(&text);
-                    self.held.retain(|_, held| *held != text);
-                    if !before.iter().any(|(_, t)| *t == text) {
-                        before.push((value, text));
-                    }
-                }
-            }
-        }
-    }
-
-    /// The move that brings a withdrawn option back (`set-back`), when `candidates`
-    /// choose in a select named after it ("Role of Priya Nair") that the run changed:
-    /// that select set back to the latest value it showed or was given before the one
-    /// it shows, where it still offers it, unless it was set back already and no form
-    /// offered the option since. The option is no longer withdrawn; it is again if its
-    /// form is seen without it once more.
-    fn set_back(&mut self, page: &Page, candidates: &[Candidate]) -> Option<Candidate> {
-        for candidate in candidates {
-            let Move::Choose { action: i, .. } = candidate.kind else {
-                continue;
-            };
-            let Some((action, field)) = page
-                .actions
-                .get(i)
-                .and_then(|a| Some((a, a.field.as_ref()?)))
-            else {
-                continue;
-            };
-            let locator = &action.target.locator;
-            // Set back once already, and the option is still not offered: the select
-            // is not what hides it (an invited member still pending).
-            if self.held.contains_key(locator) {
-                continue;
-            }
-            let Some(text) = self
-                .withdrawn
-                .iter()
-                .find(|t| t.chars().count() >= 3 && locator.contains(t.as_str()))
-                .cloned()
-            else {
-                continue;
-            };
-            let Some(made) = self.choices_made.get(locator) else {
-                continue;
-            };
-            let offered = |v: &str| field.options.iter().any(|o| o.value == v && !o.disabled);
-            let Some(back) = made
-                .values
-                .iter()
-                .rev()
-                .find(|v| **v != field.value && offered(v))
-            else {
-                continue;
-            };
-            self.withdrawn.remove(&text);
-            self.held.insert(locator.clone(), text);
-            return Some(Candidate {
-                key: format!("{}={back}", action.key.0),
-                kind: Move::Choose {
-                    action: i,
-                    value: back.clone(),
-                },
-            });
-        }
-        None
-    }
-
     /// The text of the option of `value` in the select at `selector`, as the run saw
     /// it: chosen by a move, or offered in a form a session studied (whose own
     /// submissions find failures too).
@@ -2280,53 +2154,6 @@ fn refused(
     (shown_again && elsewhere).then_some(signature)
 }
 
-/// Whether `candidate` chooses in one of the `held` selects (by locator) of `page`.
-fn chooses_in(page: &Page, candidate: &Candidate, held: &HashMap<String, String>) -> bool {
-    match candidate.kind {
-        Move::Choose { action, .. } => page
-            .actions
-            .get(action)
-            .is_some_and(|a| held.contains_key(&a.target.locator)),
-        _ => false,
-    }
-}
-
-/// The names, not among `offered`, of the `changed` selects named like the `seen`
-/// selects named after an option offered: with "Role of Sam Lee" seen and Sam Lee
-/// offered, "Role of Priya Nair" changed names Priya Nair. Names and options of fewer
-/// than three characters are left out.
-fn unoffered_names<'a>(
-    offered: &[&str],
-    seen: &BTreeSet<String>,
-    changed: impl Iterator<Item = &'a String>,
-) -> Vec<String> {
-    let long = |t: &str| t.chars().count() >= 3;
-    let mut shapes: BTreeSet<(&str, &str)> = BTreeSet::new();
-    for locator in seen {
-        for option in offered.iter().filter(|t| long(t)) {
-            // A select named after the option and nothing else ("Sam Lee") tells
-            // nothing: every select would be named after something.
-            if let Some(at) = locator.find(option)
-                && let (before, after) = (&locator[..at], &locator[at + option.len()..])
-                && !(before.ends_with('"') && after.starts_with('"'))
-            {
-                shapes.insert((before, after));
-            }
-        }
-    }
-    let mut names: Vec<String> = changed
-        .filter_map(|locator| {
-            shapes.iter().find_map(|(before, after)| {
-                let name = locator.strip_prefix(before)?.strip_suffix(after)?;
-                (long(name) && !offered.contains(&name)).then(|| name.to_string())
-            })
-        })
-        .collect();
-    names.sort();
-    names.dedup();
-    names
-}
-
 /// The step that opens `url`.
 /// `trace` without the typing and choosing done on the page before its last click
 /// but one (the click that opened the dialog or panel the last move acts in), when
@@ -2415,33 +2242,6 @@ fn peak_rss_kb() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn selects_named_after_the_options_offered_name_the_ones_missing() {
-        let seen: BTreeSet<String> = [
-            r#"combobox "Role of Sam Lee""#,
-            r#"combobox "Role of Priya Nair""#,
-            r#"combobox "Sam Lee""#,
-            r#"combobox "Status""#,
-        ]
-        .map(String::from)
-        .into();
-        let changed: Vec<String> = [
-            r#"combobox "Role of Priya Nair""#,
-            r#"combobox "Status""#,
-            r#"combobox "Role of Al""#,
-            r#"combobox "Role of Sam Lee""#,
-        ]
-        .map(String::from)
-        .into();
-        let offered = ["Sam Lee", "Jonas Weber"];
-        assert_eq!(
-            unoffered_names(&offered, &seen, changed.iter()),
-            vec!["Priya Nair".to_string()]
-        );
-        // No select is named like the ones after an option offered.
-        assert!(unoffered_names(&["Alex Rivera"], &seen, changed.iter()).is_empty());
-    }
 
     fn page_with_form(url: &str, form: bool) -> Page {
         if form {

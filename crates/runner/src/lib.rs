@@ -13,6 +13,7 @@ mod guard;
 mod input_values;
 mod login;
 mod replay;
+mod set_back;
 mod solved;
 mod strategy;
 
