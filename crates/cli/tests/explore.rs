@@ -106,6 +106,17 @@ async fn explore_seed(
     (record, log)
 }
 
+/// Explores the testbed page at `path` with `seed`, at most `max_actions` actions and
+/// `extra` flags, and asserts that a finding whose message contains `message` was made
+/// and replayed.
+async fn finding_replays(path: &str, seed: &str, max_actions: &str, extra: &[&str], message: &str) {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let (record, log) = explore_seed(&testbed.url(path), seed, max_actions, extra).await;
+    let found = finding(&record, message);
+    assert_eq!(found.reproduced, Some(true), "{:?}\n{log}", found.trace);
+    testbed.shutdown().await;
+}
+
 /// As [`explore_seed`], also giving the run's directory, for `curio replay`.
 async fn explore_seed_kept(
     url: &str,
@@ -680,12 +691,7 @@ fn reviews_confirmed(record: &RunRecord, log: &str) -> usize {
 /// after the second, the links.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_change_made_on_a_change_is_looked_at() {
-    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
-    let url = testbed.url("/t/ticket");
-    let (record, log) = explore_seed(&url, "1", "150", &[]).await;
-    let found = finding(&record, "no colour for blocked time");
-    assert_eq!(found.reproduced, Some(true), "{:?}\n{log}", found.trace);
-    testbed.shutdown().await;
+    finding_replays("/t/ticket", "1", "150", &[], "no colour for blocked time").await;
 }
 
 /// A project form that the server saves whatever its name and budget hold: a fill
@@ -725,12 +731,14 @@ async fn an_invalid_fill_the_server_took_is_a_change() {
 /// select is chosen, and throws.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn what_a_click_reveals_is_used_next() {
-    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
-    let url = testbed.url("/t/popover");
-    let (record, log) = explore_seed_1(&url, "12", &["--disable", "form-sessions"]).await;
-    let thrown = finding(&record, "broke the list");
-    assert_eq!(thrown.reproduced, Some(true), "{:?}\n{log}", thrown.trace);
-    testbed.shutdown().await;
+    finding_replays(
+        "/t/popover",
+        "1",
+        "12",
+        &["--disable", "form-sessions"],
+        "broke the list",
+    )
+    .await;
 }
 
 /// "Send test" beside "Save" uses the channels the form holds, and throws when none is
@@ -798,12 +806,14 @@ async fn under_a_new_setting_the_sections_not_seen_under_it_come_first() {
 /// each a setting to tour the sections under, and the charts throw.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_value_of_a_setting_is_chosen_in_turn() {
-    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
-    let url = testbed.url("/t/display");
-    let (record, log) = explore_seed_2(&url, "120", &["--disable", "form-sessions"]).await;
-    let thrown = finding(&record, "reading 'palette'");
-    assert_eq!(thrown.reproduced, Some(true), "{:?}\n{log}", thrown.trace);
-    testbed.shutdown().await;
+    finding_replays(
+        "/t/display",
+        "2",
+        "120",
+        &["--disable", "form-sessions"],
+        "reading 'palette'",
+    )
+    .await;
 }
 
 /// /t/shelf: a filter kept for the browser tab and a board among eleven links found on
@@ -834,12 +844,7 @@ async fn a_page_s_own_controls_come_before_the_navigation() {
 /// tabs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_toggle_that_shows_a_setting_is_taken_while_its_values_last() {
-    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
-    let url = testbed.url("/t/rack");
-    let (record, log) = explore_seed_1(&url, "120", &[]).await;
-    let thrown = finding(&record, "reading 'dataset'");
-    assert_eq!(thrown.reproduced, Some(true), "{:?}\n{log}", thrown.trace);
-    testbed.shutdown().await;
+    finding_replays("/t/rack", "1", "120", &[], "reading 'dataset'").await;
 }
 
 /// "Send test" throws while the server has no channel saved. The finding's trace
