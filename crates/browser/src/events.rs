@@ -29,7 +29,7 @@ use tokio::task::JoinHandle;
 
 use crate::cdp;
 use crate::outcome::Response;
-use crate::scope::Scope;
+use crate::scope::{Scope, browser_own};
 
 /// Text typed into `prompt()` dialogs.
 pub(crate) const PROMPT_TEXT: &str = "curio";
@@ -78,14 +78,17 @@ impl Journal {
     fn response(&mut self, e: &EventResponseReceived, method: String, scope: &Scope) {
         let r = &e.response;
         let status = r.status.clamp(0, u16::MAX as i64) as u16;
+        let kind_of_resource = resource_type(&e.r#type);
         let in_scope = scope.contains(&r.url);
         self.responses.push(Response {
             url: r.url.clone(),
             method: method.clone(),
             status,
-            resource_type: resource_type(&e.r#type),
+            resource_type: kind_of_resource.clone(),
             in_scope,
         });
+        // The browser's own requests (the site's icon) are noise, never the app's failure.
+        let in_scope = in_scope && !browser_own(&r.url, &kind_of_resource);
         let kind = match status {
             400..=499 => ObservationKind::HttpClientError,
             500..=599 => ObservationKind::HttpServerError,
@@ -235,6 +238,14 @@ impl Events {
         self.lock().main_frame = Some(frame);
     }
 
+    /// The main frame and its URL of a page whose first navigation came before the
+    /// journal started (a popup adopted after it opened).
+    pub(crate) fn set_location(&self, frame: String, url: String) {
+        let mut j = self.lock();
+        j.main_frame = Some(frame);
+        j.url = url;
+    }
+
     fn fold(&self, event: Event, scope: &Scope) {
         let mut j = self.lock();
         let page_url = j.url.clone();
@@ -368,7 +379,7 @@ impl Events {
                 // A request blocked before it was sent (an unsafe port, a blocker) was
                 // never announced; without its URL it cannot be blamed on the app.
                 let (url, method) = gone.map(|(_, u, m)| (u, m)).unwrap_or_default();
-                let in_scope = !url.is_empty() && scope.contains(&url);
+                let in_scope = !url.is_empty() && scope.contains(&url) && !browser_own(&url, "");
                 j.observations.push(Observation {
                     step: 0,
                     kind: ObservationKind::NetworkFailure,

@@ -19,5 +19,5 @@ pub use coverage::CoverageMap;
 pub use error::{BrowserError, LaunchError};
 pub use launch::{Browser, BrowserConfig, BrowserConfigBuilder, Timeouts, find_chrome};
 pub use outcome::{Outcome, Response};
-pub use scope::Scope;
-pub use tab::{Capture, Tab, UserAction};
+pub use scope::{Scope, browser_own};
+pub use tab::{Capture, MAX_MATCHES, Tab, UserAction};

@@ -34,10 +34,24 @@ pub struct Outcome {
     pub navigation_error: Option<String>,
     /// The renderer crashed; the tab has been replaced by a fresh one.
     pub crashed: bool,
+    /// The page shown after the action is a popup of the app, its opener behind it: its
+    /// URL is no page to load on its own (its script may need `window.opener`).
+    pub in_popup: bool,
     pub duration: Duration,
 }
 
 impl Outcome {
+    /// Adds what happened next (a popup that loaded, the opener shown again) to this
+    /// outcome: its URL after, navigations, answers and observations.
+    pub fn absorb(&mut self, more: Outcome) {
+        self.url_after = more.url_after;
+        self.navigations.extend(more.navigations);
+        self.responses.extend(more.responses);
+        self.observations.extend(more.observations);
+        self.settle_timed_out |= more.settle_timed_out;
+        self.crashed |= more.crashed;
+    }
+
     /// Whether the main frame moved to another document.
     pub fn navigated(&self) -> bool {
         !self.navigations.is_empty()

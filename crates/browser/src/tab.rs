@@ -87,12 +87,37 @@ const STORAGE: &str = r#"(() => {
   return out;
 })()"#;
 
+/// Most elements [`Tab::query_selector_all`] returns.
+pub const MAX_MATCHES: usize = 200;
+
+/// A page of the tab with its event journal.
+struct Window {
+    page: Page,
+    events: Events,
+    event_task: JoinHandle<()>,
+}
+
+/// What a popup opened by an action became.
+enum Popup {
+    /// Nothing opened, or only what the tab closed.
+    None,
+    /// A page the tab can show in its own window without losing anything (a link with
+    /// `noopener`): its URL.
+    Follow(String),
+    /// The tab now shows the popup, in its own window, its opener kept behind it.
+    Adopted,
+}
+
 pub struct Tab {
     page: Page,
     browser: Arc<chromiumoxide::Browser>,
     context: Option<Value>,
     events: Events,
     event_task: JoinHandle<()>,
+    /// The pages behind the one shown, each the opener of the next (and the last the
+    /// opener of `page`): a popup of the app is shown in its own window, as a user meets
+    /// it, never loaded where its `window.opener` would be lost.
+    openers: Vec<Window>,
     timeouts: Timeouts,
     scope: Scope,
     collect_coverage: bool,
@@ -110,6 +135,9 @@ impl std::fmt::Debug for Tab {
 impl Drop for Tab {
     fn drop(&mut self) {
         self.event_task.abort();
+        for w in &self.openers {
+            w.event_task.abort();
+        }
     }
 }
 
@@ -139,6 +167,7 @@ impl Tab {
             context,
             events,
             event_task,
+            openers: Vec::new(),
             timeouts: browser.config.timeouts,
             scope: browser.config.scope.clone(),
             collect_coverage: browser.config.coverage,
@@ -169,6 +198,9 @@ impl Tab {
                 reason: format!("invalid URL '{url}': {e}"),
             });
         }
+        // A page typed into the address bar is loaded in the tab's first window: the
+        // popups shown over it are closed, as a user closes them to go on.
+        self.close_popups().await;
         let started = Instant::now();
         let mark = self.events.mark();
         let url_before = self.url();
@@ -253,7 +285,13 @@ impl Tab {
                 let _ = e;
                 false
             }
-            Err(e) => return Err(e),
+            // Or closed it: a popup that closes itself when a choice is made.
+            Err(e) => {
+                if self.openers.is_empty() || self.shows_live_page().await {
+                    return Err(e);
+                }
+                false
+            }
         };
         self.finish(mark, url_before, started, js_fallback, false, wait)
             .await
@@ -268,22 +306,37 @@ impl Tab {
         expect_navigation: bool,
         wait: Wait,
     ) -> Result<Outcome, BrowserError> {
-        let settled = settle(
-            &self.page,
-            &self.events,
-            mark,
-            &self.timeouts,
-            expect_navigation,
-            wait,
-        )
-        .await;
-        let followed = self.handle_popups(mark).await;
-        let crashed = self.events.lock().crashed;
-        if !crashed && self.collect_coverage {
+        // A popup that closed itself (a picker that wrote its choice into the opener's
+        // form) gives the window back to its opener.
+        let mut closed_popup = !self.openers.is_empty() && !self.shows_live_page().await;
+        let settled = if closed_popup {
+            Default::default()
+        } else {
+            settle(
+                &self.page,
+                &self.events,
+                mark,
+                &self.timeouts,
+                expect_navigation,
+                wait,
+            )
+            .await
+        };
+        closed_popup = closed_popup || (!self.openers.is_empty() && !self.shows_live_page().await);
+        // The journal of the page acted on: a popup adopted or closed below changes the
+        // page shown.
+        let acting = self.events.clone();
+        let crashed = acting.lock().crashed;
+        if !crashed && !closed_popup && self.collect_coverage {
             self.take_coverage().await;
         }
+        let popup = if closed_popup {
+            Popup::None
+        } else {
+            self.handle_popups(mark).await
+        };
         let mut outcome = {
-            let j = self.events.lock();
+            let j = acting.lock();
             Outcome {
                 url_before,
                 url_after: j.url.clone(),
@@ -295,18 +348,27 @@ impl Tab {
                 settle_detail: settled.timed_out,
                 navigation_error: None,
                 crashed,
+                in_popup: false,
                 duration: Duration::ZERO,
             }
         };
-        if let Some(url) = followed {
-            let more = Box::pin(self.goto(&url)).await?;
-            outcome.url_after = more.url_after;
-            outcome.navigations.extend(more.navigations);
-            outcome.responses.extend(more.responses);
-            outcome.observations.extend(more.observations);
-            outcome.settle_timed_out |= more.settle_timed_out;
-            outcome.crashed |= more.crashed;
+        match popup {
+            Popup::Follow(url) => {
+                let more = Box::pin(self.goto(&url)).await?;
+                outcome.absorb(more);
+            }
+            Popup::Adopted => {
+                let more = self.settle_shown().await;
+                outcome.absorb(more);
+            }
+            Popup::None => {}
         }
+        if closed_popup {
+            self.back_to_opener().await;
+            let more = self.settle_shown().await;
+            outcome.absorb(more);
+        }
+        outcome.in_popup = !self.openers.is_empty();
         if outcome.crashed {
             self.recover().await?;
         }
@@ -314,9 +376,11 @@ impl Tab {
         Ok(outcome)
     }
 
-    /// Closes windows this tab opened. When the action did nothing but open an in-scope
-    /// page elsewhere (a `target=_blank` link), returns its URL so the tab can follow.
-    async fn handle_popups(&self, mark: crate::events::Mark) -> Option<String> {
+    /// Windows the page shown opened during the action: an in-scope popup that can
+    /// reach its opener is adopted (the tab shows it, its opener kept behind it); one
+    /// that cannot (`noopener`) is closed and its URL followed in the tab, when the
+    /// action did nothing else; every other is closed.
+    async fn handle_popups(&mut self, mark: crate::events::Mark) -> Popup {
         let (opened, navigated) = {
             let j = self.events.lock();
             let opened: Vec<(String, bool)> = j.observations[mark.observations..]
@@ -327,12 +391,75 @@ impl Tab {
             (opened, j.navigations.len() > mark.navigations)
         };
         if opened.is_empty() {
-            return None;
+            return Popup::None;
         }
+        let app_page = opened
+            .iter()
+            .any(|(url, in_scope)| *in_scope && url.starts_with("http"));
         // Give the new target a moment to register before listing targets.
-        tokio::time::sleep(Duration::from_millis(50)).await;
         let me = self.page.target_id().inner().clone();
-        if let Ok(v) = browser_call(
+        let mut mine: Vec<(String, bool)> = Vec::new();
+        let end = Instant::now() + Duration::from_secs(1);
+        while mine.is_empty() && Instant::now() < end {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            mine = self.targets_opened_by(&me).await;
+        }
+        let adopt = (app_page && !navigated)
+            .then(|| mine.iter().find(|(_, access)| *access))
+            .flatten()
+            .map(|(id, _)| id.clone());
+        for (id, _) in &mine {
+            if Some(id) != adopt.as_ref() {
+                close_target(&self.browser, id, &self.timeouts).await;
+            }
+        }
+        if let Some(id) = adopt {
+            if self.adopt(&id).await.is_ok() {
+                return Popup::Adopted;
+            }
+            close_target(&self.browser, &id, &self.timeouts).await;
+        }
+        if navigated {
+            return Popup::None;
+        }
+        opened
+            .into_iter()
+            .find(|(url, in_scope)| *in_scope && url.starts_with("http"))
+            .map_or(Popup::None, |(url, _)| Popup::Follow(url))
+    }
+
+    /// The page targets `opener` opened, with whether each can reach its opener.
+    async fn targets_opened_by(&self, opener: &str) -> Vec<(String, bool)> {
+        let Ok(v) = browser_call(
+            &self.browser,
+            "Target.getTargets",
+            json!({}),
+            self.timeouts.command,
+        )
+        .await
+        else {
+            return Vec::new();
+        };
+        v.get("targetInfos")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|t| t.get("openerId").and_then(Value::as_str) == Some(opener))
+            .filter_map(|t| {
+                let id = t.get("targetId")?.as_str()?.to_string();
+                let access = t
+                    .get("canAccessOpener")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true);
+                Some((id, access))
+            })
+            .collect()
+    }
+
+    /// Whether the page shown is still open (a popup may have closed itself).
+    async fn shows_live_page(&self) -> bool {
+        let me = self.page.target_id().inner().clone();
+        match browser_call(
             &self.browser,
             "Target.getTargets",
             json!({}),
@@ -340,26 +467,115 @@ impl Tab {
         )
         .await
         {
-            for t in v
+            Ok(v) => v
                 .get("targetInfos")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-            {
-                if t.get("openerId").and_then(Value::as_str) == Some(me.as_str())
-                    && let Some(id) = t.get("targetId").and_then(Value::as_str)
-                {
-                    close_target(&self.browser, id, &self.timeouts).await;
+                .any(|t| t.get("targetId").and_then(Value::as_str) == Some(me.as_str())),
+            Err(_) => true,
+        }
+    }
+
+    /// Shows the popup `target` in the tab, its opener kept behind it.
+    async fn adopt(&mut self, target: &str) -> Result<(), BrowserError> {
+        let id = chromiumoxide::cdp::browser_protocol::target::TargetId::from(target.to_string());
+        let end = Instant::now() + self.timeouts.command;
+        let page = loop {
+            match self.browser.get_page(id.clone()).await {
+                Ok(page) => break page,
+                Err(e) if Instant::now() >= end => {
+                    return Err(BrowserError::Tab {
+                        reason: format!("the popup {target} could not be attached: {e}"),
+                    });
                 }
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
             }
+        };
+        let (events, task) = Events::start(&page, self.scope.clone(), self.timeouts.command)
+            .await
+            .map_err(|e| BrowserError::Tab {
+                reason: e.to_string(),
+            })?;
+        let d = self.timeouts.command;
+        let probe = page_probe();
+        cdp::call(
+            &page,
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": probe}),
+            d,
+        )
+        .await?;
+        let _ = cdp::call(&page, "Runtime.evaluate", json!({"expression": probe}), d).await;
+        let tree = cdp::call(&page, "Page.getFrameTree", json!({}), d).await?;
+        if let (Some(frame), Some(url)) = (
+            tree.pointer("/frameTree/frame/id").and_then(Value::as_str),
+            tree.pointer("/frameTree/frame/url").and_then(Value::as_str),
+        ) {
+            events.set_location(frame.to_string(), url.to_string());
         }
-        if navigated {
-            return None;
+        let opener = Window {
+            page: std::mem::replace(&mut self.page, page),
+            events: std::mem::replace(&mut self.events, events),
+            event_task: std::mem::replace(&mut self.event_task, task),
+        };
+        self.openers.push(opener);
+        Ok(())
+    }
+
+    /// Shows the opener of the popup shown (which is gone or closed now).
+    async fn back_to_opener(&mut self) {
+        let Some(opener) = self.openers.pop() else {
+            return;
+        };
+        close_target(&self.browser, self.page.target_id().inner(), &self.timeouts).await;
+        self.event_task.abort();
+        self.page = opener.page;
+        self.events = opener.events;
+        self.event_task = opener.event_task;
+    }
+
+    /// Closes the popups shown over the tab's first window and shows it again.
+    async fn close_popups(&mut self) {
+        while !self.openers.is_empty() {
+            self.back_to_opener().await;
         }
-        opened
-            .into_iter()
-            .find(|(url, in_scope)| *in_scope && url.starts_with("http"))
-            .map(|(url, _)| url)
+    }
+
+    /// Whether the page shown is a popup (its opener behind it): its URL is no page to
+    /// load on its own.
+    pub fn in_popup(&self) -> bool {
+        !self.openers.is_empty()
+    }
+
+    /// Lets the page now shown settle, and what it did meanwhile.
+    async fn settle_shown(&mut self) -> Outcome {
+        let mark = self.events.mark();
+        let url_before = self.url();
+        let settled = settle(
+            &self.page,
+            &self.events,
+            mark,
+            &self.timeouts,
+            false,
+            Wait::Full,
+        )
+        .await;
+        let j = self.events.lock();
+        Outcome {
+            url_before,
+            url_after: j.url.clone(),
+            navigations: j.navigations[mark.navigations..].to_vec(),
+            responses: j.responses[mark.responses..].to_vec(),
+            observations: j.observations[mark.observations..].to_vec(),
+            js_click_fallback: false,
+            settle_timed_out: settled.timed_out.is_some(),
+            settle_detail: settled.timed_out,
+            navigation_error: None,
+            crashed: j.crashed,
+            in_popup: false,
+            duration: Duration::ZERO,
+        }
     }
 
     /// Replaces a crashed page with a fresh one in the same context.
@@ -481,6 +697,96 @@ impl Tab {
             });
         }
         Ok(v.pointer("/result/value").cloned().unwrap_or(Value::Null))
+    }
+
+    /// The elements that CSS `selector` matches in the page shown now, as Chromium's own
+    /// `querySelectorAll` finds them (any selector it takes: classes, attribute
+    /// operators, `:is()`, `:has()`, ...), in document order, in the main document and
+    /// the documents of its same-origin frames: their `backendNodeId`s, at most
+    /// [`MAX_MATCHES`]. `Ok(Err(reason))` when Chromium refuses the selector.
+    pub async fn query_selector_all(
+        &self,
+        selector: &str,
+    ) -> Result<Result<Vec<i64>, String>, BrowserError> {
+        let quoted = serde_json::to_string(selector).unwrap_or_default();
+        let expression = format!(
+            r#"(() => {{
+  const sel = {quoted};
+  const out = [];
+  const docs = [document];
+  try {{ document.createDocumentFragment().querySelector(sel); }} catch (e) {{ return String(e.message); }}
+  for (let i = 0; i < docs.length && out.length < {MAX_MATCHES}; i++) {{
+    for (const el of docs[i].querySelectorAll(sel)) {{
+      if (out.length >= {MAX_MATCHES}) break;
+      out.push(el);
+    }}
+    for (const f of docs[i].querySelectorAll('iframe, frame')) {{
+      try {{ if (f.contentDocument) docs.push(f.contentDocument); }} catch (e) {{}}
+    }}
+  }}
+  return out;
+}})()"#
+        );
+        let v = cdp::call(
+            &self.page,
+            "Runtime.evaluate",
+            json!({"expression": expression}),
+            self.timeouts.command,
+        )
+        .await?;
+        if let Some(d) = v.get("exceptionDetails") {
+            return Err(BrowserError::Answer {
+                method: "Runtime.evaluate".into(),
+                reason: d.to_string(),
+            });
+        }
+        let result = v.get("result").cloned().unwrap_or(Value::Null);
+        if let Some(reason) = result.get("value").and_then(Value::as_str) {
+            return Ok(Err(reason.to_string()));
+        }
+        let Some(array) = result.get("objectId").and_then(Value::as_str) else {
+            return Ok(Ok(Vec::new()));
+        };
+        let props = cdp::call(
+            &self.page,
+            "Runtime.getProperties",
+            json!({"objectId": array, "ownProperties": true}),
+            self.timeouts.command,
+        )
+        .await?;
+        let mut elements: Vec<(usize, String)> = props
+            .get("result")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| {
+                let index = p.get("name")?.as_str()?.parse::<usize>().ok()?;
+                let id = p.pointer("/value/objectId")?.as_str()?.to_string();
+                Some((index, id))
+            })
+            .collect();
+        elements.sort();
+        let mut ids = Vec::with_capacity(elements.len());
+        for (_, object) in elements {
+            let node = cdp::call(
+                &self.page,
+                "DOM.describeNode",
+                json!({"objectId": object}),
+                self.timeouts.command,
+            )
+            .await?;
+            if let Some(id) = node.pointer("/node/backendNodeId").and_then(Value::as_i64) {
+                ids.push(id);
+            }
+        }
+        let _ = cdp::call(
+            &self.page,
+            "Runtime.releaseObject",
+            json!({"objectId": array}),
+            self.timeouts.command,
+        )
+        .await;
+        Ok(Ok(ids))
     }
 
     /// Crashes the renderer on purpose (`Page.crash`), as tests of crash handling need,

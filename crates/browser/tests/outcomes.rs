@@ -197,22 +197,36 @@ async fn dialogs_are_answered_and_recorded() {
     e.close().await;
 }
 
+/// A window the page opens with `window.open` is shown in its own window, its opener
+/// behind it (its script may need `window.opener`); loading a page closes it. A
+/// `target=_blank` link opens without an opener (`noopener`), so it is followed in the
+/// tab itself.
 #[tokio::test]
-async fn popups_are_recorded_closed_and_followed() {
+async fn popups_are_recorded_and_shown_with_their_opener() {
     let mut e = env().await;
     e.goto("/t/popup").await;
     let out = e.click("#popup").await;
     let p = only(&out, ObservationKind::Popup);
     assert_eq!(p.len(), 1, "{out:?}");
     assert!(p[0].url.ends_with("/t/ok"));
+    assert!(out.url_after.ends_with("/t/ok"), "shown: {}", out.url_after);
+    assert!(out.in_popup && e.tab.in_popup(), "{out:?}");
+    let opener = e
+        .tab
+        .evaluate("window.opener !== null")
+        .await
+        .expect("evaluate");
+    assert_eq!(opener, serde_json::json!(true), "the opener is kept");
+    e.goto("/t/popup").await;
+    assert!(!e.tab.in_popup(), "loading a page closes the popup");
+    let out = e.click("#blank").await;
+    assert_eq!(only(&out, ObservationKind::Popup).len(), 1, "{out:?}");
     assert!(
         out.url_after.ends_with("/t/ok"),
         "followed: {}",
         out.url_after
     );
-    e.goto("/t/popup").await;
-    let out = e.click("#blank").await;
-    assert_eq!(only(&out, ObservationKind::Popup).len(), 1, "{out:?}");
+    assert!(!out.in_popup, "{out:?}");
     e.close().await;
 }
 

@@ -123,6 +123,38 @@ pub(crate) struct ReportArgs {
     /// Write the run's record as JSON (the versioned record.json layout).
     #[arg(long, value_name = "FILE")]
     pub report_json: Option<PathBuf>,
+    /// The least severity of a finding that fails the run (exit code 1) and its JUnit
+    /// case: error (5xx, uncaught exceptions, crashes), warning (console errors, 4xx),
+    /// info (401/403 refusals), or none. [default: warning]
+    #[arg(long, value_name = "LEVEL", value_parser = parse_fail_on)]
+    pub fail_on: Option<FailOn>,
+}
+
+/// The least severity that fails the run; `None`: nothing does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FailOn(pub Option<curio_record::Severity>);
+
+impl Default for FailOn {
+    fn default() -> Self {
+        FailOn(Some(curio_record::Severity::Warning))
+    }
+}
+
+impl FailOn {
+    /// Whether a run with these findings fails.
+    pub fn fails(self, findings: &[curio_record::Finding]) -> bool {
+        self.0
+            .is_some_and(|level| findings.iter().any(|f| f.severity >= level))
+    }
+}
+
+pub(crate) fn parse_fail_on(s: &str) -> Result<FailOn, String> {
+    if s.trim().eq_ignore_ascii_case("none") {
+        return Ok(FailOn(None));
+    }
+    curio_record::Severity::parse(s)
+        .map(|level| FailOn(Some(level)))
+        .ok_or_else(|| format!("'{s}' is not a level: error, warning, info or none"))
 }
 
 impl ReportArgs {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
 use curio_record::{Step, StepKind};
-use curio_runner::{Login, PageFilter, SavedSession};
+use curio_runner::{Credentials, Login, PageFilter, SavedSession};
 use regex::Regex;
 use serde::Deserialize;
 use url::Url;
@@ -100,6 +100,12 @@ pub(crate) struct Deny {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct LoginKeys {
+    /// The two-line login: the page with the login form (relative to `url`), the user
+    /// name, and the environment variable holding the password. Curio finds the form.
+    pub url: Option<String>,
+    pub username: Option<String>,
+    pub username_env: Option<String>,
+    pub password_env: Option<String>,
     #[serde(default)]
     pub steps: Vec<LoginStep>,
     /// A selector that matches on every page while logged in.
@@ -159,6 +165,7 @@ pub(crate) struct ReportKeys {
     pub html: Option<PathBuf>,
     pub junit: Option<PathBuf>,
     pub json: Option<PathBuf>,
+    pub fail_on: Option<String>,
 }
 
 /// What only the file can say, checked, for the runner.
@@ -366,7 +373,7 @@ impl ConfigFile {
     }
 
     /// Fills the report flags not given on the command line from the file.
-    pub fn apply_reports(&self, reports: &mut ReportArgs, m: &ArgMatches) {
+    pub fn apply_reports(&self, reports: &mut ReportArgs, m: &ArgMatches) -> Result<(), Failure> {
         set(
             &mut reports.report_html,
             given(m, "report_html"),
@@ -382,6 +389,15 @@ impl ConfigFile {
             given(m, "report_json"),
             self.report.json.clone(),
         );
+        if !given(m, "fail_on")
+            && let Some(level) = &self.report.fail_on
+        {
+            reports.fail_on = Some(
+                crate::args::parse_fail_on(level)
+                    .map_err(|e| key_err("report.fail-on", level, &e))?,
+            );
+        }
+        Ok(())
     }
 
     /// Login steps, page filter and inputs, checked; relative URLs are resolved against
@@ -400,7 +416,8 @@ impl ConfigFile {
             Some(login)
                 if !login.steps.is_empty()
                     || login.check.is_some()
-                    || login.storage_state.is_some() =>
+                    || login.storage_state.is_some()
+                    || login.url.is_some() =>
             {
                 Some(login_steps(login, start, self.dir.as_deref())?)
             }
@@ -489,11 +506,11 @@ fn login_steps(keys: &LoginKeys, start: &Url, dir: Option<&Path>) -> Result<Logi
                 href: None,
             }
         } else {
-            if !curio_page::is_valid_selector(target) {
+            if target.trim().is_empty() {
                 return Err(key_err(
                     &format!("{key}.{}", kind.as_str()),
                     target,
-                    "not a selector Curio understands",
+                    "an empty selector",
                 ));
             }
             Step {
@@ -507,19 +524,61 @@ fn login_steps(keys: &LoginKeys, start: &Url, dir: Option<&Path>) -> Result<Logi
         steps.push(step);
     }
     if let Some(check) = &keys.check
-        && !curio_page::is_valid_selector(check)
+        && check.trim().is_empty()
     {
-        return Err(key_err(
-            "login.check",
-            check,
-            "not a selector Curio understands",
-        ));
+        return Err(key_err("login.check", check, "an empty selector"));
     }
+    let credentials = login_form(keys, start)?;
     Ok(Login {
         session,
         steps,
         check: keys.check.clone(),
+        credentials,
     })
+}
+
+/// The two-line login of `[login]`: `url`, `username` (or `username-env`) and
+/// `password-env`, all or none.
+fn login_form(keys: &LoginKeys, start: &Url) -> Result<Option<Credentials>, Failure> {
+    let env = |key: &str, var: &str| {
+        std::env::var(var).map_err(|_| {
+            Failure::Usage(format!(
+                "login.{key}: environment variable {var} is not set"
+            ))
+        })
+    };
+    let username = match (&keys.username, &keys.username_env) {
+        (Some(_), Some(_)) => {
+            return Err(Failure::Usage(
+                "login: give username or username-env, not both".to_string(),
+            ));
+        }
+        (Some(name), None) => Some(name.clone()),
+        (None, Some(var)) => Some(env("username-env", var)?),
+        (None, None) => None,
+    };
+    let password = keys
+        .password_env
+        .as_ref()
+        .map(|var| env("password-env", var))
+        .transpose()?;
+    match (&keys.url, username, password) {
+        (None, None, None) => Ok(None),
+        (Some(url), Some(username), Some(password)) => {
+            let url = start
+                .join(url)
+                .map_err(|e| key_err("login.url", url, &e.to_string()))?;
+            Ok(Some(Credentials {
+                url: url.to_string(),
+                username,
+                password,
+            }))
+        }
+        _ => Err(Failure::Usage(
+            "login: the two-line login needs url, username (or username-env) and password-env"
+                .to_string(),
+        )),
+    }
 }
 
 /// Whether the flag `id` was given on the command line or by its environment variable.

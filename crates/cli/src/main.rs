@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
-use curio_record::{FindingId, RunRecord};
+use curio_record::{FindingId, RunRecord, Severity};
 use curio_runner::{
     FindingReplay, FormsEvent, FormsOutcome, ReplayConfig, RunOutcome, replay_findings, test_forms,
 };
@@ -72,15 +72,16 @@ async fn run(cli: Cli, matches: ArgMatches) -> Result<ExitCode, Failure> {
             let url = file.url(url, "explore")?;
             file.apply_run(&mut run, &m)?;
             file.apply_browser(&mut browser, &m)?;
-            file.apply_reports(&mut reports, &m);
+            file.apply_reports(&mut reports, &m)?;
             let extras = file.extras(&start_url(&url)?)?;
             let config = run_config(&url, &run, &browser, Duration::from_secs(300), extras)?;
             let run_dir = config.out_dir.clone();
             let outcome = progress::explore(config).await?;
             print_summary(&outcome);
             write_reports(&outcome.record, &run_dir, &reports)?;
-            let findings = outcome.record.findings.len();
-            Ok(ExitCode::from(if findings > 0 { 1 } else { 0 }))
+            let fail_on = reports.fail_on.unwrap_or_default();
+            let fails = fail_on.fails(&outcome.record.findings);
+            Ok(ExitCode::from(if fails { 1 } else { 0 }))
         }
         Command::Demo {
             mut run,
@@ -89,7 +90,7 @@ async fn run(cli: Cli, matches: ArgMatches) -> Result<ExitCode, Failure> {
         } => {
             file.apply_run(&mut run, &m)?;
             file.apply_browser(&mut browser, &m)?;
-            file.apply_reports(&mut reports, &m);
+            file.apply_reports(&mut reports, &m)?;
             let subject = curio_subjects::serve(Subject::Demo)
                 .await
                 .map_err(|e| Failure::Infra(format!("failed to start the demo app: {e}")))?;
@@ -122,7 +123,7 @@ async fn run(cli: Cli, matches: ArgMatches) -> Result<ExitCode, Failure> {
             let url = file.url(url, "forms")?;
             file.apply_forms(&mut forms, &m);
             file.apply_browser(&mut browser, &m)?;
-            file.apply_reports(&mut reports, &m);
+            file.apply_reports(&mut reports, &m)?;
             let extras = file.extras(&start_url(&url)?)?;
             let config = forms_config(&url, &forms, &browser, extras)?;
             let run_dir = config.out_dir.clone();
@@ -174,7 +175,7 @@ async fn run(cli: Cli, matches: ArgMatches) -> Result<ExitCode, Failure> {
             record,
             mut reports,
         } => {
-            file.apply_reports(&mut reports, &m);
+            file.apply_reports(&mut reports, &m)?;
             if !reports.any() {
                 return Err(Failure::Usage(
                     "curio report: give at least one of --report-html DIR, --report-junit FILE, --report-json FILE".to_string(),
@@ -227,7 +228,8 @@ fn write_reports(
         println!("HTML report: {}", index.display());
     }
     if let Some(file) = &reports.report_junit {
-        curio_report::write_junit(record, file).map_err(failed)?;
+        let fail_on = reports.fail_on.unwrap_or_default().0;
+        curio_report::write_junit(record, file, fail_on).map_err(failed)?;
         println!("JUnit report: {}", file.display());
     }
     if let Some(file) = &reports.report_json {
@@ -401,11 +403,29 @@ fn print_summary(outcome: &RunOutcome) {
     if r.findings.is_empty() {
         println!("No findings.");
     } else {
-        println!("{} findings:", r.findings.len());
+        let count = |level| r.findings.iter().filter(|f| f.severity == level).count();
+        println!(
+            "{} findings ({} errors, {} warnings, {} info):",
+            r.findings.len(),
+            count(Severity::Error),
+            count(Severity::Warning),
+            count(Severity::Info)
+        );
     }
     for f in &r.findings {
         let kind = f.kind.as_str();
-        println!("  #{} {kind}: {}", f.id.0, f.message);
+        println!(
+            "  #{} [{}] {kind}: {}",
+            f.id.0,
+            f.severity.as_str(),
+            f.title()
+        );
+        for l in &f.links {
+            println!(
+                "     link {:?} on {} -> {} (HTTP {})",
+                l.text, l.page, l.url, l.status
+            );
+        }
         match &f.source {
             Some(s) => println!("     at {}:{}:{}", s.url, s.line, s.column),
             None => println!("     at {}", f.url),

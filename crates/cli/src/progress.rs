@@ -57,6 +57,8 @@ pub(crate) async fn explore(config: RunConfig) -> Result<RunOutcome, Failure> {
         RunEvent::Finding { id, kind, message } => {
             bar.println(format!("finding #{}: {}: {message}", id.0, kind.as_str()));
         }
+        // A note is for the user whether the progress line shows or not.
+        RunEvent::Note(note) if bar.is_hidden() => eprintln!("note: {note}"),
         RunEvent::Note(note) => bar.println(format!("note: {note}")),
         RunEvent::Finished { .. } => bar.finish_and_clear(),
     };

@@ -43,7 +43,7 @@ impl std::fmt::Display for Failure {
 
 impl From<RunError> for Failure {
     fn from(e: RunError) -> Self {
-        if let RunError::NoForms { .. } | RunError::Login { .. } = e {
+        if let RunError::NoForms { .. } | RunError::Login { .. } | RunError::Selector { .. } = e {
             return Failure::Usage(e.to_string());
         }
         // One line: the chain of causes joined, as the user needs them.
@@ -110,12 +110,12 @@ pub(crate) fn run_config(
     for name in &run.disable {
         features.set(name, false);
     }
-    for selector in &run.deny_selectors {
-        if !curio_page::is_valid_selector(selector) {
-            return Err(Failure::Usage(format!(
-                "invalid value '{selector}' for '--deny-selector <CSS>': not a selector Curio understands"
-            )));
-        }
+    // Chromium checks the selectors when the run starts; only an empty one is
+    // refused here.
+    if let Some(selector) = run.deny_selectors.iter().find(|s| s.trim().is_empty()) {
+        return Err(Failure::Usage(format!(
+            "invalid value '{selector}' for '--deny-selector <CSS>': an empty selector"
+        )));
     }
     let guard = if run.no_default_deny {
         ActionGuard::only(&run.deny, &run.deny_selectors)

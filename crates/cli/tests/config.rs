@@ -33,7 +33,7 @@ steps = [
   {{ goto = "/t/login" }},
   {{ fill = "#user", value = "ann" }},
   {{ fill = "#password", value-env = "CURIO_TEST_MEMBER_PASSWORD" }},
-  {{ click = "#signin" }},
+  {{ click = "button[type=submit]" }},
 ]
 check = "#whoami"
 "##

@@ -33,7 +33,7 @@ pub use form_dom::{
     CONTEXT_LEVELS, DomNode, FormDom, MAX_FORM_DOM_NODES, MAX_NODE_TEXT_CHARS, form_dom, form_doms,
 };
 pub use model::*;
-pub use query::{is_valid_selector, query_selector_all};
+pub use query::query_selector_all;
 pub use similarity::{IndexedSeq, Match, Matcher, SequenceMatcher};
 pub use states::{StateId, StateMatch, StateTable, StateTableConfig, TagInterner};
 pub use storage::StorageAbstraction;

@@ -1,6 +1,6 @@
-//! Evaluating selectors against a snapshot, without a browser: to find an element again in
-//! a later snapshot of the same page by its stored [`crate::Target::selector`], and to check
-//! that the selectors built here match exactly one element.
+//! Evaluating the selectors this crate builds against a snapshot, without a browser: to
+//! check that each matches exactly one element. Selectors that users write (login steps,
+//! checks, `--deny-selector`) are matched by Chromium itself, never here.
 //!
 //! Only the CSS subset this crate writes is understood: type selectors (`div`, `*`),
 //! `#id`, `[attr]`, `[attr="value"]`, `:nth-of-type(k)`, and the child (`>`) and
@@ -23,11 +23,6 @@ struct Compound {
 enum Combinator {
     Child,
     Descendant,
-}
-
-/// Whether `selector` is in the subset of CSS that [`query_selector_all`] understands.
-pub fn is_valid_selector(selector: &str) -> bool {
-    parse(selector).is_some()
 }
 
 /// `backendNodeId`s of the elements of document `frame` that `selector` matches, in

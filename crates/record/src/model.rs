@@ -179,6 +179,97 @@ pub struct Finding {
     pub occurrences: u32,
     /// Screenshot file, relative to the run's output directory.
     pub screenshot: Option<String>,
+    /// How much it matters, from its kind and status ([`Severity::of`]).
+    #[serde(default)]
+    pub severity: Severity,
+    /// For the grouped finding of the app's broken links (404s of pages its own links
+    /// lead to): each link, the page it was on and its text.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<BrokenLink>,
+}
+
+impl Finding {
+    /// A title for lists and reports: the message, cut to a readable length (the record
+    /// keeps the message and the URL whole).
+    pub fn title(&self) -> String {
+        short_title(&self.message)
+    }
+}
+
+/// `text` on one line, cut at about 160 characters with an ellipsis.
+pub fn short_title(text: &str) -> String {
+    const MAX: usize = 160;
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() <= MAX {
+        return line;
+    }
+    let mut out: String = line.chars().take(MAX - 1).collect();
+    out.push('…');
+    out
+}
+
+/// One link of the app that leads to a missing page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrokenLink {
+    /// Where the link leads.
+    pub url: String,
+    /// The page it was on.
+    pub page: String,
+    /// Its text (or locator).
+    pub text: String,
+    /// The status the app answered with.
+    pub status: u16,
+}
+
+/// How much a finding matters. Ordered: `Info` < `Warning` < `Error`.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// A refusal the app means (401, 403): worth knowing, rarely a bug.
+    Info,
+    /// A console error, a 4xx of the app's own links, forms or resources, a request that
+    /// got no answer.
+    #[default]
+    Warning,
+    /// A crash of the app: a 5xx, an uncaught exception, an unhandled rejection, a
+    /// renderer crash.
+    Error,
+}
+
+impl Severity {
+    pub const ALL: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Info];
+
+    /// The severity of a failure of `kind` answered with `status`.
+    pub fn of(kind: ObservationKind, status: Option<u16>) -> Severity {
+        match kind {
+            ObservationKind::HttpServerError
+            | ObservationKind::UncaughtException
+            | ObservationKind::UnhandledRejection
+            | ObservationKind::RendererCrash => Severity::Error,
+            ObservationKind::HttpClientError if matches!(status, Some(401 | 403)) => Severity::Info,
+            ObservationKind::HttpClientError
+            | ObservationKind::ConsoleError
+            | ObservationKind::NetworkFailure => Severity::Warning,
+            ObservationKind::Dialog | ObservationKind::Popup => Severity::Info,
+        }
+    }
+
+    /// The name used in `record.json`, flags and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Severity> {
+        Severity::ALL
+            .into_iter()
+            .find(|s| s.as_str().eq_ignore_ascii_case(text.trim()))
+    }
 }
 
 /// JavaScript coverage, block level, accumulated over the run.

@@ -17,20 +17,20 @@ use std::time::Duration;
 use std::{fs, io};
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
-use rusqlite::{Connection, OpenFlags, Row, ToSql, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, ToSql, TransactionBehavior, params};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 
 use crate::model::{
-    Coverage, Finding, FindingId, FormRecord, Observation, ObservationKind, ProgressPoint, RunId,
-    RunMeta, RunRecord, RunSummary, SCHEMA_VERSION, ScriptCoverage, SourceLocation, StateRecord,
-    Step, StepKind, StepRecord, TransitionRecord,
+    BrokenLink, Coverage, Finding, FindingId, FormRecord, Observation, ObservationKind,
+    ProgressPoint, RunId, RunMeta, RunRecord, RunSummary, SCHEMA_VERSION, ScriptCoverage, Severity,
+    SourceLocation, StateRecord, Step, StepKind, StepRecord, TransitionRecord,
 };
 
 /// Layout of the SQLite file, kept in `PRAGMA user_version`; bump on any incompatible
 /// change. Independent of [`SCHEMA_VERSION`], which versions `record.json`.
-const STORE_VERSION: i64 = 4;
+const STORE_VERSION: i64 = 5;
 
 /// How long a statement waits for another connection's lock (a reader's checkpoint, a
 /// second writer) before failing with `SQLITE_BUSY`.
@@ -101,6 +101,7 @@ CREATE TABLE IF NOT EXISTS findings (
     occurrences INTEGER NOT NULL,
     screenshot TEXT,
     reproduced INTEGER,           -- NULL: not tried
+    links TEXT NOT NULL DEFAULT '[]', -- JSON array of BrokenLink
     PRIMARY KEY (run_id, id),
     UNIQUE (run_id, signature)
 );
@@ -430,6 +431,52 @@ impl Store {
         Ok(())
     }
 
+    /// Adds a broken link to a finding's list, unless the same link of the same page is
+    /// in it already.
+    pub fn add_broken_link(
+        &mut self,
+        run: RunId,
+        finding: FindingId,
+        link: &BrokenLink,
+    ) -> Result<(), StoreError> {
+        let action = || {
+            format!(
+                "add a broken link to finding {} in run {}",
+                finding.0, run.0
+            )
+        };
+        let links: Option<Json<Vec<BrokenLink>>> = self
+            .conn
+            .query_row(
+                "SELECT links FROM findings WHERE run_id = ?1 AND id = ?2",
+                params![run.0, finding.0],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|source| self.write_err(action(), source))?;
+        let Some(Json(mut links)) = links else {
+            return Err(StoreError::NoSuchFinding {
+                path: self.path.clone(),
+                run,
+                finding,
+            });
+        };
+        if links
+            .iter()
+            .any(|l| l.url == link.url && l.page == link.page)
+        {
+            return Ok(());
+        }
+        links.push(link.clone());
+        self.conn
+            .execute(
+                "UPDATE findings SET links = ?3 WHERE run_id = ?1 AND id = ?2",
+                params![run.0, finding.0, Json(&links)],
+            )
+            .map_err(|source| self.write_err(action(), source))?;
+        Ok(())
+    }
+
     /// Sets the trace of a finding and whether replaying it reproduced the finding.
     pub fn set_finding_trace(
         &mut self,
@@ -657,7 +704,7 @@ impl Store {
         let findings = select_all(
             &tx,
             "SELECT id, signature, kind, message, url, source_url, source_line, source_column,
-                    status, first_step, trace, occurrences, screenshot, reproduced
+                    status, first_step, trace, occurrences, screenshot, reproduced, links
              FROM findings WHERE run_id = ?1 ORDER BY id",
             run,
             finding_from_row,
@@ -769,6 +816,15 @@ impl Store {
                     .map_err(open_err)?;
             }
             STORE_VERSION => {}
+            // Version 4 lacked the findings' broken links.
+            4 => {
+                tx.execute_batch(
+                    "ALTER TABLE findings ADD COLUMN links TEXT NOT NULL DEFAULT '[]'",
+                )
+                .map_err(open_err)?;
+                tx.pragma_update(None, "user_version", STORE_VERSION)
+                    .map_err(open_err)?;
+            }
             found => {
                 return Err(StoreError::SchemaVersion {
                     path: path.clone(),
@@ -885,6 +941,12 @@ fn finding_from_row(row: &Row<'_>) -> rusqlite::Result<Finding> {
         occurrences: row.get(11)?,
         screenshot: row.get(12)?,
         reproduced: row.get(13)?,
+        links: row.get::<_, Json<_>>(14)?.0,
+        severity: Severity::Warning,
+    })
+    .map(|mut f: Finding| {
+        f.severity = Severity::of(f.kind, f.status);
+        f
     })
 }
 

@@ -9,8 +9,8 @@ use std::time::Duration;
 use curio_record::{
     ConstraintRecord, Coverage, Expectation, Finding, FindingId, FormFieldRecord, FormRecord,
     FssRecord, Locate, Observation, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord,
-    RunStats, RunSummary, SCHEMA_VERSION, ScriptCoverage, SourceLocation, StateRecord, Step,
-    StepKind, StepRecord, Store, StoreError, TestScript, TestStep, TransitionRecord,
+    RunStats, RunSummary, SCHEMA_VERSION, ScriptCoverage, Severity, SourceLocation, StateRecord,
+    Step, StepKind, StepRecord, Store, StoreError, TestScript, TestStep, TransitionRecord,
 };
 use serde_json::json;
 
@@ -175,6 +175,8 @@ fn finding(signature: &str, first_step: u32) -> Finding {
         occurrences: 42,
         screenshot: None,
         reproduced: None,
+        severity: Severity::Warning,
+        links: Vec::new(),
     }
 }
 

@@ -1,12 +1,12 @@
 //! JUnit XML for CI: a test suite for the exploration, with a test case per finding
-//! (failed, with its steps) and one that fails when the run did not finish, and a test
+//! (failed, with its steps, when its severity is at the level that fails the run) and one that fails when the run did not finish, and a test
 //! suite per form tested, with a test case per Form Submission State (failed when its
 //! replays did not all reach it again). Written to fit the schemas CI systems read
 //! (Jenkins' `junit-10.xsd`, and the Ant layout with `system-out` and `system-err`).
 
 use std::path::Path;
 
-use curio_record::{FormRecord, RunRecord};
+use curio_record::{FormRecord, RunRecord, Severity};
 use minijinja::{Environment, context};
 use serde::Serialize;
 
@@ -31,6 +31,8 @@ struct Case {
     name: String,
     classname: String,
     failure: Option<Failure>,
+    /// What a case that passes still says (a finding below the level that fails).
+    output: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -41,9 +43,16 @@ struct Failure {
 }
 
 /// Writes the run's JUnit XML to `path`, creating its directory.
-pub fn write_junit(record: &RunRecord, path: &Path) -> Result<(), ReportError> {
+///
+/// A finding below `fail_on` (all of them when it is `None`) is a test case that passes,
+/// its severity and message in its output.
+pub fn write_junit(
+    record: &RunRecord,
+    path: &Path,
+    fail_on: Option<Severity>,
+) -> Result<(), ReportError> {
     create_parent(path)?;
-    let xml = junit_xml(record).map_err(|source| ReportError::Render {
+    let xml = junit_xml(record, fail_on).map_err(|source| ReportError::Render {
         path: path.to_owned(),
         source,
     })?;
@@ -54,12 +63,15 @@ pub fn write_junit(record: &RunRecord, path: &Path) -> Result<(), ReportError> {
 }
 
 /// The run's JUnit XML text.
-pub fn junit_xml(record: &RunRecord) -> Result<String, minijinja::Error> {
+pub fn junit_xml(
+    record: &RunRecord,
+    fail_on: Option<Severity>,
+) -> Result<String, minijinja::Error> {
     let view = View::new(record);
     let seconds = format!("{:.3}", view.seconds);
     let mut suites = Vec::new();
     if !record.steps.is_empty() || record.forms.is_empty() {
-        suites.push(exploration(record, &seconds));
+        suites.push(exploration(record, &seconds, fail_on));
     }
     suites.extend(record.forms.iter().map(form_suite));
     let tests: usize = suites.iter().map(|s| s.cases.len()).sum();
@@ -85,7 +97,7 @@ pub fn junit_xml(record: &RunRecord) -> Result<String, minijinja::Error> {
     })
 }
 
-fn exploration(record: &RunRecord, seconds: &str) -> Suite {
+fn exploration(record: &RunRecord, seconds: &str, fail_on: Option<Severity>) -> Suite {
     let classname = "curio.explore".to_string();
     let mut cases = vec![Case {
         name: "run finished".to_string(),
@@ -95,6 +107,7 @@ fn exploration(record: &RunRecord, seconds: &str) -> Suite {
             message: "the run did not finish (killed or crashed)".to_string(),
             text: String::new(),
         }),
+        output: None,
     }];
     for f in &record.findings {
         let label = kind_label(f.kind);
@@ -117,13 +130,35 @@ fn exploration(record: &RunRecord, seconds: &str) -> Suite {
             None => "not checked",
         };
         text.push_str(&format!("Replay: {replay}\nSeen {} times\n", f.occurrences));
+        for l in &f.links {
+            text.push_str(&format!(
+                "Link {:?} on {} to {} (HTTP {})\n",
+                clean(&l.text),
+                clean(&l.page),
+                clean(&l.url),
+                l.status
+            ));
+        }
+        let fails = fail_on.is_some_and(|level| f.severity >= level);
         cases.push(Case {
-            name: short(&format!("finding #{}: {label}: {}", f.id.0, f.message)),
+            name: short(&format!(
+                "finding #{} [{}]: {label}: {}",
+                f.id.0,
+                f.severity.as_str(),
+                f.title()
+            )),
             classname: classname.clone(),
-            failure: Some(Failure {
+            failure: fails.then(|| Failure {
                 r#type: f.kind.as_str().to_string(),
-                message: clean(&f.message),
-                text,
+                message: clean(&f.title()),
+                text: text.clone(),
+            }),
+            output: (!fails).then(|| {
+                format!(
+                    "{} (below the level that fails the run)\n{}\n{text}",
+                    f.severity.as_str(),
+                    clean(&f.message)
+                )
             }),
         });
     }
@@ -163,6 +198,7 @@ fn form_suite(form: &FormRecord) -> Suite {
                 name: short(&name),
                 classname: classname.clone(),
                 failure,
+                output: None,
             }
         })
         .collect();

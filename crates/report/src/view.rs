@@ -5,7 +5,8 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use curio_record::{
-    Finding, FormRecord, Observation, ObservationKind, RunRecord, ScriptCoverage, Step, StepKind,
+    Finding, FormRecord, Observation, ObservationKind, RunRecord, ScriptCoverage, Severity, Step,
+    StepKind,
 };
 use serde::Serialize;
 
@@ -30,6 +31,9 @@ pub(crate) struct View {
     pub page_kinds: u32,
     pub coverage: CoverageView,
     pub findings: Vec<FindingView>,
+    /// The findings by severity, the most severe first; severities without findings
+    /// are left out.
+    pub by_severity: Vec<SeverityGroup>,
     pub reproduced: usize,
     /// Failures of origins outside the app, kept as noise.
     pub noise: usize,
@@ -59,6 +63,12 @@ pub(crate) struct ScriptView {
 #[derive(Debug, Serialize)]
 pub(crate) struct FindingView {
     pub id: u32,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    /// The message cut to a readable length; `message` is whole.
+    pub title: String,
+    /// The broken links a grouped finding lists.
+    pub links: Vec<LinkView>,
     pub kind: String,
     pub kind_label: String,
     pub message: String,
@@ -73,6 +83,21 @@ pub(crate) struct FindingView {
     pub screenshot: Option<String>,
     /// What the browser reported during the step that first showed it.
     pub detail: Vec<ObservationView>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct LinkView {
+    pub text: String,
+    pub page: String,
+    pub url: String,
+    pub status: u16,
+}
+
+/// The findings of one severity, for the report's sections.
+#[derive(Debug, Serialize)]
+pub(crate) struct SeverityGroup {
+    pub severity: String,
+    pub findings: Vec<FindingView>,
 }
 
 #[derive(Debug, Serialize)]
@@ -179,6 +204,19 @@ impl View {
                 .iter()
                 .filter(|f| f.reproduced == Some(true))
                 .count(),
+            by_severity: Severity::ALL
+                .into_iter()
+                .map(|level| SeverityGroup {
+                    severity: level.as_str().to_string(),
+                    findings: record
+                        .findings
+                        .iter()
+                        .filter(|f| f.severity == level)
+                        .map(|f| finding(f, &record.observations))
+                        .collect(),
+                })
+                .filter(|g| !g.findings.is_empty())
+                .collect(),
             findings,
             noise: failures.iter().filter(|o| !o.in_scope).count(),
             state_list: record
@@ -237,6 +275,18 @@ fn finding(f: &Finding, observations: &[Observation]) -> FindingView {
     };
     FindingView {
         id: f.id.0,
+        severity: f.severity.as_str().to_string(),
+        title: clean(&f.title()),
+        links: f
+            .links
+            .iter()
+            .map(|l| LinkView {
+                text: clean(&l.text),
+                page: clean(&l.page),
+                url: clean(&l.url),
+                status: l.status,
+            })
+            .collect(),
         kind: f.kind.as_str().to_string(),
         kind_label: kind_label(f.kind).to_string(),
         message: clean(&f.message),

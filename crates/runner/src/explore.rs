@@ -18,15 +18,15 @@ use curio_page::{
     normalize_url,
 };
 use curio_record::{
-    ExportError, Finding, FindingId, ObservationKind, ProgressPoint, RunId, RunMeta, RunRecord,
-    RunStats, RunSummary, StateRecord, Step, StepKind, StepRecord, Store, StoreError,
-    TransitionRecord,
+    BrokenLink, ExportError, Finding, FindingId, ObservationKind, ProgressPoint, RunId, RunMeta,
+    RunRecord, RunStats, RunSummary, Severity, StateRecord, Step, StepKind, StepRecord, Store,
+    StoreError, TransitionRecord, short_title,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::config::{RunConfig, StrategyKind};
-use crate::findings::{is_finding, signature};
+use crate::findings::{self, BROKEN_LINKS, BROKEN_LINKS_MESSAGE, is_finding, signature_in};
 use crate::login::{LoginError, log_in};
 use crate::replay::{ReplayReport, replay_trace};
 use crate::strategy::{
@@ -172,6 +172,10 @@ pub enum RunError {
     },
     #[error("no form to test on {url}")]
     NoForms { url: String },
+    #[error(
+        "invalid value {selector:?} for --deny-selector: not a CSS selector Chromium takes ({reason})"
+    )]
+    Selector { selector: String, reason: String },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -187,6 +191,24 @@ pub enum RunError {
 /// Explores `config.start_url` until a budget runs out or Ctrl-C, reporting progress to
 /// `on_event`. Everything observed is in the store before this returns, and in the
 /// store as it happens, so a killed run keeps what it saw.
+/// Refuses the user's selectors that Chromium does not take, before the run starts.
+async fn check_selectors(browser: &Browser, config: &RunConfig) -> Result<(), RunError> {
+    if config.guard.selectors().is_empty() {
+        return Ok(());
+    }
+    let browser_error = |source| RunError::Browser {
+        url: "about:blank".into(),
+        source,
+    };
+    let tab = browser.new_tab().await.map_err(browser_error)?;
+    let refused = config.guard.check_selectors(&tab).await;
+    tab.close().await;
+    match refused.map_err(browser_error)? {
+        Some((selector, reason)) => Err(RunError::Selector { selector, reason }),
+        None => Ok(()),
+    }
+}
+
 pub async fn explore(
     config: RunConfig,
     on_event: &mut (dyn FnMut(RunEvent) + Send),
@@ -196,6 +218,7 @@ pub async fn explore(
         source,
     })?;
     let browser = Browser::start(config.browser.clone()).await?;
+    check_selectors(&browser, &config).await?;
     let mut store = Store::open(&config.store_path())?;
     let meta = RunMeta {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -352,6 +375,12 @@ struct Current {
     snapshot: DomSnapshot,
     state: u32,
     keys: BTreeSet<String>,
+    /// Elements the guard's selectors match on the page (`--deny-selector`).
+    denied: Vec<i64>,
+    /// Whether the page shows the login's check (true without a login or a check).
+    logged_in: bool,
+    /// The page is a popup of the app, shown in its own window with its opener.
+    in_popup: bool,
 }
 
 /// Where a form was first met: the address its sessions load, the steps that show the
@@ -420,6 +449,9 @@ struct StepContext<'a> {
     /// How the page the move started on was reached from the latest page the tab
     /// loaded by a GET (see [`Explorer::reach`]); empty for an episode's `Goto`.
     reach: &'a [Step],
+    /// The page the move started on was a popup of the app: its URL is no page to load
+    /// on its own (its script may need the window that opened it).
+    in_popup: bool,
 }
 
 struct Explorer {
@@ -639,7 +671,9 @@ impl Explorer {
                 Err(e) => return self.browser_failure(e),
             },
         };
-        if self.config.features.form_sessions {
+        // A popup's forms are studied where they live only; a form session loads its
+        // page on its own, where the popup's script would miss its opener.
+        if self.config.features.form_sessions && !current.in_popup {
             match self.solve_new_forms(&current).await {
                 Ok(failing) => self.record_session_failures(failing, on_event).await?,
                 Err(e) => return self.browser_failure(e),
@@ -651,7 +685,7 @@ impl Explorer {
         };
         let mut candidates = candidates(
             &current.page,
-            &current.snapshot,
+            &current.denied,
             &self.config.features,
             &self.config.guard,
             &mut filler,
@@ -878,7 +912,7 @@ impl Explorer {
                 .rev()
                 .find(|r| r.resource_type == "Document")
                 .is_some_and(|d| !d.method.eq_ignore_ascii_case("POST"));
-            if navigated && loaded_by_get {
+            if navigated && loaded_by_get && !outcome.in_popup {
                 self.reach = vec![goto(&outcome.url_after)];
             } else {
                 self.reach.push(p.step.clone());
@@ -891,6 +925,7 @@ impl Explorer {
                 page_url: &current.page.url,
                 move_steps: &move_steps,
                 reach: &reach,
+                in_popup: current.in_popup,
             };
             self.record(p.step, current.page.url.clone(), &outcome, ctx, on_event)
                 .await?;
@@ -1107,12 +1142,7 @@ impl Explorer {
         }
         // The session was lost (the app logged the user out, or it expired): the next
         // episode logs in again.
-        if self
-            .config
-            .login
-            .as_ref()
-            .is_some_and(|login| !login.logged_in(&next.snapshot))
-        {
+        if self.config.login.as_ref().is_some() && !next.logged_in {
             self.need_reset = true;
         }
         if !self.need_reset {
@@ -1295,6 +1325,7 @@ impl Explorer {
                     page_url: &url,
                     move_steps: &steps[..=i],
                     reach: &[],
+                    in_popup: false,
                 };
                 recorded = self
                     .record(step, url.clone(), &outcome, ctx, on_event)
@@ -1379,12 +1410,36 @@ impl Explorer {
             note_spread(&mut self.spread, &page);
         }
         let keys = page.actions.iter().map(|a| a.key.0.clone()).collect();
+        let t = Instant::now();
+        let denied = if self.config.features.action_guard {
+            let tab = self
+                .tab
+                .as_ref()
+                .expect("a tab is open after start_episode");
+            self.config.guard.denied_nodes(tab).await?
+        } else {
+            Vec::new()
+        };
+        let logged_in = match &self.config.login {
+            Some(login) => {
+                let tab = self
+                    .tab
+                    .as_ref()
+                    .expect("a tab is open after start_episode");
+                login.logged_in(tab).await?
+            }
+            None => true,
+        };
+        self.browser_time += t.elapsed();
         Ok((
             Current {
                 page,
                 snapshot: capture.snapshot,
                 state: found.id.0,
                 keys,
+                denied,
+                logged_in,
+                in_popup: self.tab.as_ref().is_some_and(Tab::in_popup),
             },
             found.is_new,
         ))
@@ -1428,6 +1483,18 @@ impl Explorer {
             let t = Instant::now();
             let logged_in = log_in(self.tab(), &login).await;
             self.browser_time += t.elapsed();
+            if let Ok(check) = &logged_in
+                && login.check.is_none()
+                && check.is_some()
+            {
+                on_event(RunEvent::Note(format!(
+                    "logged in; the session is checked on every page by {}",
+                    check.as_deref().unwrap_or_default()
+                )));
+                if let Some(l) = self.config.login.as_mut() {
+                    l.check = check.clone();
+                }
+            }
             if let Err(source) = logged_in {
                 // A login that never worked is the configuration's fault; one that
                 // stops working is the app's, and the run tries again.
@@ -1470,6 +1537,7 @@ impl Explorer {
             page_url: &url,
             move_steps: &steps,
             reach: &[],
+            in_popup: false,
         };
         self.record(step, url.clone(), &outcome, ctx, on_event)
             .await?;
@@ -1479,7 +1547,7 @@ impl Explorer {
         match self.look().await {
             Ok((current, _)) => {
                 if let Some(login) = &self.config.login
-                    && !login.logged_in(&current.snapshot)
+                    && !current.logged_in
                 {
                     let source = LoginError::NotLoggedIn {
                         check: login.check.clone().unwrap_or_default(),
@@ -1530,7 +1598,7 @@ impl Explorer {
                 index,
                 episode: self.episode,
                 step: step.clone(),
-                page_url,
+                page_url: page_url.clone(),
                 result_url: outcome.url_after.clone(),
                 duration_ms: outcome.duration.as_millis() as u64,
                 js_click_fallback: outcome.js_click_fallback,
@@ -1541,7 +1609,7 @@ impl Explorer {
             index,
             episode: self.episode,
             url: outcome.url_after.clone(),
-            step,
+            step: step.clone(),
         });
         for o in &outcome.observations {
             let mut o = o.clone();
@@ -1550,13 +1618,31 @@ impl Explorer {
             if !is_finding(&o) {
                 continue;
             }
-            let signature = signature(&o);
+            // A link of the app's own that leads to a missing page joins the one
+            // finding of broken links; a missing page the run typed or jumped to is not
+            // a link.
+            let mut signature = signature_in(&o, outcome);
+            let link = (signature == BROKEN_LINKS).then(|| BrokenLink {
+                url: o.url.clone(),
+                page: page_url.clone(),
+                text: step_text(&step),
+                status: o.status.unwrap_or(404),
+            });
+            if link.is_some() && step.kind != StepKind::Click {
+                signature = findings::signature(&o);
+            }
+            let link = link.filter(|_| step.kind == StepKind::Click);
             let known = self.findings.contains_key(&signature);
+            let message = if link.is_some() {
+                BROKEN_LINKS_MESSAGE.to_string()
+            } else {
+                o.message.clone()
+            };
             let finding = Finding {
                 id: FindingId(0),
                 signature: signature.clone(),
                 kind: o.kind,
-                message: o.message.clone(),
+                message: message.clone(),
                 url: o.url.clone(),
                 source: o.source.clone(),
                 status: o.status,
@@ -1565,8 +1651,13 @@ impl Explorer {
                 occurrences: 1,
                 screenshot: None,
                 reproduced: None,
+                severity: Severity::of(o.kind, o.status),
+                links: Vec::new(),
             };
             let id = self.store.record_finding(self.run, &finding)?;
+            if let Some(link) = &link {
+                self.store.add_broken_link(self.run, id, link)?;
+            }
             if known {
                 continue;
             }
@@ -1577,7 +1668,7 @@ impl Explorer {
             on_event(RunEvent::Finding {
                 id,
                 kind: o.kind,
-                message: o.message.clone(),
+                message: short_title(&message),
             });
             if self.config.verify_findings {
                 self.verify(id, &signature, &ctx).await?;
@@ -1601,7 +1692,7 @@ impl Explorer {
     ) -> Result<(), RunError> {
         let started = Instant::now();
         let mut tries: Vec<Vec<Step>> = Vec::new();
-        if ctx.state.is_some() && self.tab().scope().contains(ctx.page_url) {
+        if ctx.state.is_some() && !ctx.in_popup && self.tab().scope().contains(ctx.page_url) {
             let mut direct = vec![goto(ctx.page_url)];
             direct.extend(ctx.move_steps.iter().cloned());
             tries.push(direct);
@@ -2237,6 +2328,16 @@ fn peak_rss_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The text a person knows a step's element by: its locator without the element's kind
+/// (`link "About"` -> `About`).
+fn step_text(step: &Step) -> String {
+    let locator = step.locator.trim();
+    match (locator.find('"'), locator.rfind('"')) {
+        (Some(a), Some(b)) if b > a => locator[a + 1..b].to_string(),
+        _ => locator.to_string(),
+    }
 }
 
 #[cfg(test)]

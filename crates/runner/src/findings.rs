@@ -1,6 +1,47 @@
 //! From observations to findings: what counts, and when two are the same failure.
 
-use curio_record::Observation;
+use curio_browser::Outcome;
+use curio_record::{Observation, ObservationKind};
+
+/// The signature of the one finding that groups the app's broken links: pages its own
+/// links lead to that answer 404 or 410. Each is a link in the finding's list, not a
+/// finding of its own: a site with many missing pages is one thing to fix, and it must
+/// not bury the crashes.
+pub const BROKEN_LINKS: &str = "http_client_error|broken links";
+
+/// The message of that finding.
+pub const BROKEN_LINKS_MESSAGE: &str = "Links to missing pages (HTTP 404)";
+
+/// Whether `o` says a page is missing: a 404 or 410 answer to a GET.
+pub(crate) fn is_missing_page(o: &Observation) -> bool {
+    o.kind == ObservationKind::HttpClientError
+        && matches!(o.status, Some(404 | 410))
+        && o.method.as_deref().is_none_or(|m| m == "GET")
+}
+
+/// The signature of `o` seen in `outcome`: [`BROKEN_LINKS`] for a missing page the tab
+/// was loading as a document (a link followed), else [`signature`].
+pub(crate) fn signature_in(o: &Observation, outcome: &Outcome) -> String {
+    let document = outcome
+        .responses
+        .iter()
+        .any(|r| r.url == o.url && r.resource_type == "Document");
+    if document && is_missing_page(o) {
+        BROKEN_LINKS.to_string()
+    } else {
+        signature(o)
+    }
+}
+
+/// Whether `o` is the failure of signature `wanted` (a missing page for the broken
+/// links).
+pub(crate) fn is_wanted(o: &Observation, wanted: &str) -> bool {
+    if wanted == BROKEN_LINKS {
+        is_missing_page(o)
+    } else {
+        signature(o) == wanted
+    }
+}
 
 /// Deduplication key of an observation: kind, normalised message and where it comes
 /// from (script location, else the URL path). Numbers are generalised, so the same fault
@@ -24,8 +65,19 @@ pub(crate) fn is_finding(o: &Observation) -> bool {
     o.in_scope && o.kind.is_failure()
 }
 
+/// Queries longer than this are left out of signatures: a long query carries data (a
+/// traceback sent back in a link, a token), not what failed.
+const LONG_QUERY: usize = 64;
+
 fn normalize_message(message: &str) -> String {
-    let collapsed = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    let collapsed = message
+        .split_whitespace()
+        .map(|word| match word.split_once('?') {
+            Some((path, query)) if query.len() > LONG_QUERY => format!("{path}?…"),
+            _ => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
     let mut out = String::with_capacity(collapsed.len());
     let mut quote: Option<char> = None;
     for c in collapsed.chars() {
@@ -125,6 +177,39 @@ mod tests {
             "http://h:1/api/reviews/3",
         );
         assert_ne!(signature(&a), signature(&c));
+    }
+
+    #[test]
+    fn findings_that_differ_in_a_long_query_are_one() {
+        let long = |q: &str| {
+            obs(
+                ObservationKind::HttpClientError,
+                &format!("HTTP 403 Forbidden for GET /newticket?description={q}"),
+                &format!("http://h:1/newticket?description={q}"),
+            )
+        };
+        let a = long(&"Traceback%20(most%20recent%20call%20last)".repeat(40));
+        let b = long(&"ValueError%20in%20line%2012%20of%20form".repeat(30));
+        assert_eq!(signature(&a), signature(&b));
+        // A short query is what was asked: kept.
+        let c = long("x");
+        let d = long("y");
+        assert_ne!(signature(&c), signature(&d));
+    }
+
+    #[test]
+    fn a_missing_page_is_wanted_by_the_broken_links() {
+        let mut o = obs(
+            ObservationKind::HttpClientError,
+            "HTTP 404 Not Found for GET /wiki/About",
+            "http://h:1/wiki/About",
+        );
+        o.status = Some(404);
+        o.method = Some("GET".into());
+        assert!(is_wanted(&o, BROKEN_LINKS));
+        o.status = Some(403);
+        assert!(!is_wanted(&o, BROKEN_LINKS));
+        assert!(is_wanted(&o, &signature(&o)));
     }
 
     #[test]

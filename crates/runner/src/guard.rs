@@ -2,7 +2,8 @@
 //! itself out, deletes the data it just created or resets the app spends the rest of
 //! the run rebuilding what it lost (AutoE2E skips such actions for the same reason).
 
-use curio_page::{Action, DomSnapshot, query_selector_all};
+use curio_browser::{BrowserError, Tab};
+use curio_page::Action;
 use serde::Serialize;
 
 /// Phrases that mark an action as one not to take, matched on word boundaries against
@@ -60,17 +61,37 @@ impl ActionGuard {
         }
     }
 
-    /// Backend node ids of the elements the selectors match in `snapshot`, all frames.
-    pub fn denied_nodes(&self, snapshot: &DomSnapshot) -> Vec<i64> {
+    /// Backend node ids of the elements the selectors match in the page `tab` shows
+    /// (Chromium's own `querySelectorAll`; a selector it refuses matches nothing, and
+    /// [`Self::check_selectors`] refuses it before the run).
+    pub async fn denied_nodes(&self, tab: &Tab) -> Result<Vec<i64>, BrowserError> {
         let mut out = Vec::new();
         for selector in &self.selectors {
-            for frame in 0..snapshot.documents.len() {
-                out.extend(query_selector_all(snapshot, frame, selector));
+            if let Ok(ids) = tab.query_selector_all(selector).await? {
+                out.extend(ids);
             }
         }
         out.sort_unstable();
         out.dedup();
-        out
+        Ok(out)
+    }
+
+    /// The selectors of elements never to operate.
+    pub fn selectors(&self) -> &[String] {
+        &self.selectors
+    }
+
+    /// The first selector Chromium refuses, with its reason.
+    pub async fn check_selectors(
+        &self,
+        tab: &Tab,
+    ) -> Result<Option<(String, String)>, BrowserError> {
+        for selector in &self.selectors {
+            if let Err(reason) = tab.query_selector_all(selector).await? {
+                return Ok(Some((selector.clone(), reason)));
+            }
+        }
+        Ok(None)
     }
 
     /// Whether `action` is one not to take; `denied_nodes` comes from [`Self::denied_nodes`].

@@ -26,5 +26,5 @@ pub use forms::{
 };
 pub use guard::{ActionGuard, DEFAULT_DENY_PHRASES};
 pub use input_values::valid_value;
-pub use login::{Login, LoginError, PageFilter, SavedSession};
+pub use login::{Credentials, Login, LoginError, PageFilter, SavedSession};
 pub use replay::{FindingReplay, ReplayConfig, ReplayReport, replay_findings};

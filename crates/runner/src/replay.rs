@@ -10,7 +10,7 @@ use curio_record::{FindingId, Observation, RunRecord, Step, StepKind};
 use url::Url;
 
 use crate::explore::RunError;
-use crate::findings::{is_finding, signature};
+use crate::findings::{is_finding, is_wanted, signature, signature_in};
 use crate::login::{Login, log_in};
 
 /// What replaying one trace showed.
@@ -43,7 +43,7 @@ pub(crate) async fn replay_trace(
     let mut tab = browser.new_tab().await?;
     let report = match login {
         Some(login) => match log_in(&mut tab, login).await {
-            Ok(()) => replay_in(&mut tab, trace, wanted).await,
+            Ok(_) => replay_in(&mut tab, trace, wanted).await,
             Err(e) => Ok(ReplayReport {
                 reproduced: false,
                 steps_done: 0,
@@ -136,11 +136,9 @@ async fn replay_in(
     // after the last step's settle gave up, so its answer is waited for a while.
     if !report.reproduced && report.failed.is_none() && report.steps_done == trace.len() {
         let late = tab
-            .observations_since(mark, LATE_ANSWER, |o| {
-                is_finding(o) && signature(o) == wanted
-            })
+            .observations_since(mark, LATE_ANSWER, |o| is_finding(o) && is_wanted(o, wanted))
             .await;
-        absorb_observations(&mut report, &late, wanted);
+        absorb_observations(&mut report, &late, None, wanted);
     }
     Ok(report)
 }
@@ -149,13 +147,21 @@ async fn replay_in(
 const LATE_ANSWER: Duration = Duration::from_secs(5);
 
 fn absorb(report: &mut ReplayReport, outcome: &Outcome, wanted: &str) {
-    absorb_observations(report, &outcome.observations, wanted);
+    absorb_observations(report, &outcome.observations, Some(outcome), wanted);
 }
 
-fn absorb_observations(report: &mut ReplayReport, observations: &[Observation], wanted: &str) {
+fn absorb_observations(
+    report: &mut ReplayReport,
+    observations: &[Observation],
+    outcome: Option<&Outcome>,
+    wanted: &str,
+) {
     for o in observations.iter().filter(|o| is_finding(o)) {
-        let s = signature(o);
-        if s == wanted {
+        let s = match outcome {
+            Some(outcome) => signature_in(o, outcome),
+            None => signature(o),
+        };
+        if s == wanted || is_wanted(o, wanted) {
             report.reproduced = true;
         }
         if !report.signatures.contains(&s) {

@@ -6,9 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use curio_browser::UserAction;
 use curio_forms::{FieldValue, FormFill, FormFiller, Variant};
-use curio_page::{
-    Action, ActionKind, DomSnapshot, Field, Form, Page, UrlNormalization, normalize_url,
-};
+use curio_page::{Action, ActionKind, Field, Form, Page, UrlNormalization, normalize_url};
 use curio_record::{Step, StepKind};
 use rand::{Rng, RngCore};
 
@@ -55,20 +53,16 @@ pub(crate) struct Planned {
 /// The candidates of `page` under `features`: the page's actions that the guard allows,
 /// then a form macro per form (and per invalid variant) that can be filled and submitted,
 /// and with `form-buttons` one per other button of the form.
+/// `denied`: the elements the guard's selectors match ([`ActionGuard::denied_nodes`]).
 pub(crate) fn candidates(
     page: &Page,
-    snapshot: &DomSnapshot,
+    denied: &[i64],
     features: &Features,
     guard: &ActionGuard,
     filler: &mut dyn FormFiller,
     rng: &mut dyn RngCore,
 ) -> Vec<Candidate> {
-    let denied = if features.action_guard {
-        guard.denied_nodes(snapshot)
-    } else {
-        Vec::new()
-    };
-    let allowed = |a: &Action| !features.action_guard || !guard.denies(a, &denied);
+    let allowed = |a: &Action| !features.action_guard || !guard.denies(a, denied);
     let mut out: Vec<Candidate> = Vec::new();
     for (i, a) in page.actions.iter().enumerate().filter(|(_, a)| allowed(a)) {
         let mut key = a.key.0.clone();

@@ -9,7 +9,8 @@
 //!   actions (delete, log out, reset, cancel subscription) for a guard to avoid.
 //! - `gallery`, "Curio Forms": realistic forms in FormNexus' four categories (travel,
 //!   registration, data entry, query) with every Form Submission State recorded.
-//! - `testbed`: one page per browser behaviour, for the browser layer's tests; no faults.
+//! - `testbed`: one page per browser behaviour, for the browser layer's tests, and pages
+//!   in the shape of real apps' (popup pickers, a framework's admin login); no faults.
 //!
 //! The apps with faults keep ground truth of which ones fired, recorded at the moment
 //! each fires (server-side in the handler, client-side by a beacon just before), and
@@ -20,6 +21,7 @@ mod demo;
 mod gallery;
 mod ground_truth;
 mod html;
+mod lookalike;
 mod serve;
 mod testbed;
 mod tracker;

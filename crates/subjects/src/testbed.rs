@@ -134,6 +134,7 @@ pub(crate) fn router(stop: Stop) -> Router {
         .route("/t/clock/{section}", get(clock_section))
         .route("/t/clock/tasks/{n}", get(clock_task))
         .route("/favicon.ico", get(|| async { StatusCode::NO_CONTENT }))
+        .merge(crate::lookalike::routes())
         .layer(axum::Extension(Prefs::default()))
         .layer(axum::Extension(KimRemoved::default()))
         .layer(axum::Extension(AnaViewer::default()))

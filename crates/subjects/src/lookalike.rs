@@ -1,0 +1,229 @@
+//! Testbed pages in the shape of classes of pages that real apps have and our own
+//! subjects did not, each reproducing one way a real app met Curio:
+//!
+//! - `/t/picker`: a form whose helper links and button open a picker in a popup window
+//!   (`window.open`). The picker's script
+//!   reads and writes the form of the window that opened it (`window.opener.document`)
+//!   and closes itself when a value is chosen, as issue trackers' calendars and keyword
+//!   pickers do. Loaded in a window of its own, without its opener, the script throws:
+//!   a failure no user ever sees.
+//! - `/t/staff/login`: an administration login whose markup is the framework's, not
+//!   ours: a text input named `username`, a password input, an `<input type="submit">`
+//!   in a row of its own, a hidden token, and a log-out button in a form that posts. The
+//!   staff pages behind it send a visitor without the `staff` cookie back to the login;
+//!   the reports page logs a console error only a logged-in explorer reaches.
+//! - `/t/iconless`: a page whose declared icon is missing (the browser asks for it by
+//!   itself), with a link to a page that exists.
+
+use axum::Form;
+use axum::Router;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+
+use crate::html::NO_FAVICON;
+
+pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new()
+        .route("/t/picker", get(picker).post(picker_save))
+        .route("/t/picker/choose", get(picker_choose))
+        .route("/t/staff/login", get(staff_login).post(staff_login_submit))
+        .route("/t/staff", get(staff_home))
+        .route("/t/staff/orders", get(staff_orders))
+        .route("/t/staff/reports", get(staff_reports))
+        .route("/t/staff/logout", post(staff_logout))
+        .route("/t/iconless", get(iconless))
+        .route("/t/iconless/next", get(iconless_next))
+}
+
+fn document(title: &str, head: &str, body: &str) -> Html<String> {
+    Html(format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{title}</title>\n{head}\n</head>\n<body>\n<h1>{title}</h1>\n{body}\n</body>\n</html>\n"
+    ))
+}
+
+/// A form with two pickers in popups: a keyword list and a calendar.
+async fn picker() -> Html<String> {
+    document(
+        "New issue",
+        NO_FAVICON,
+        r#"<script>
+function help_window(url, width, height) {
+  window.open(url, 'HelpWindow', 'scrollbars=yes,resizable=yes,toolbar=no,height=' + height + ',width=' + width);
+  return false;
+}
+</script>
+<form name="itemSynopsis" method="post" action="/t/picker">
+<label for="title">Title</label> <input id="title" name="title"><br>
+<label for="keyword">Keywords</label> <input id="keyword" name="keyword">
+<a href="javascript:help_window('/t/picker/choose?property=keyword&form=itemSynopsis', 300, 400)">(list)</a><br>
+<label for="due">Due</label> <input id="due" name="due">
+<a href="javascript:help_window('/t/picker/choose?property=due&form=itemSynopsis', 300, 200)">(cal)</a><br>
+<button type="submit">Create</button>
+</form>
+<p><button type="button" onclick="help_window('/t/picker/choose?property=keyword&form=itemSynopsis&all=1', 400, 600)">All keywords</button></p>"#,
+    )
+}
+
+async fn picker_save(Form(fields): Form<Vec<(String, String)>>) -> Html<String> {
+    let count = fields.iter().filter(|(_, v)| !v.is_empty()).count();
+    document(
+        "Issue created",
+        NO_FAVICON,
+        &format!(r#"<p>Created with {count} fields.</p><p><a href="/t/picker">Another</a></p>"#),
+    )
+}
+
+/// The picker: its script needs the window that opened it, as real pickers' do.
+async fn picker_choose() -> Html<String> {
+    document(
+        "Choose",
+        NO_FAVICON,
+        r#"<script>
+const params = new URLSearchParams(location.search);
+const form = window.opener.document.forms[params.get('form')];
+const field = form.elements[params.get('property')];
+function choose(value) {
+  field.value = value;
+  window.close();
+}
+</script>
+<ul>
+<li><button type="button" onclick="choose('ui')">ui</button></li>
+<li><button type="button" onclick="choose('backend')">backend</button></li>
+<li><button type="button" onclick="choose('docs')">docs</button></li>
+</ul>
+<p><button type="button" onclick="window.close()">Cancel</button></p>
+<p><a href="/t/picker/choose?property=keyword&form=itemSynopsis&page=2">More</a></p>"#,
+    )
+}
+
+const STAFF_LOGIN: &str = r#"<div id="content-main">
+<form action="/t/staff/login" method="post" id="login-form" class="login-form">
+<input type="hidden" name="csrfmiddlewaretoken" value="k3y">
+<div class="form-row">
+<label class="required" for="id_username">Username:</label>
+<input type="text" name="username" autofocus autocapitalize="none" autocomplete="username" maxlength="150" required id="id_username">
+</div>
+<div class="form-row">
+<label class="required" for="id_password">Password:</label>
+<input type="password" name="password" autocomplete="current-password" required id="id_password">
+<input type="hidden" name="next" value="/t/staff">
+</div>
+<div class="submit-row"><input type="submit" value="Log in"></div>
+</form>
+</div>"#;
+
+async fn staff_login() -> Html<String> {
+    document("Site administration: log in", NO_FAVICON, STAFF_LOGIN)
+}
+
+async fn staff_login_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    let field = |name: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_default()
+    };
+    if field("username") == "ann" && field("password") == "s3cret" {
+        return (
+            StatusCode::FOUND,
+            [
+                (header::SET_COOKIE, "staff=ann; Path=/; HttpOnly"),
+                (header::LOCATION, "/t/staff"),
+            ],
+        )
+            .into_response();
+    }
+    document(
+        "Site administration: log in",
+        NO_FAVICON,
+        &format!(
+            r#"<p class="errornote">Please enter the correct username and password for a staff account.</p>{STAFF_LOGIN}"#
+        ),
+    )
+    .into_response()
+}
+
+fn staff(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|c| c.split(';').any(|kv| kv.trim() == "staff=ann"))
+}
+
+/// A staff page with the framework's header (user tools with a log-out form), or the
+/// way back to the login.
+fn staff_page(headers: &HeaderMap, title: &str, body: &str) -> Response {
+    if !staff(headers) {
+        return (StatusCode::FOUND, [(header::LOCATION, "/t/staff/login")]).into_response();
+    }
+    document(
+        title,
+        NO_FAVICON,
+        &format!(
+            r#"<div id="user-tools">Welcome, <strong>ann</strong>.
+<a href="/t/staff/orders">Orders</a> /
+<form id="logout-form" method="post" action="/t/staff/logout"><input type="hidden" name="csrfmiddlewaretoken" value="k3y"><button type="submit">Log out</button></form>
+</div>
+{body}"#
+        ),
+    )
+    .into_response()
+}
+
+async fn staff_home(headers: HeaderMap) -> Response {
+    staff_page(
+        &headers,
+        "Site administration",
+        r#"<p><a href="/t/staff/orders">Orders</a> · <a href="/t/staff/reports">Reports</a></p>"#,
+    )
+}
+
+async fn staff_orders(headers: HeaderMap) -> Response {
+    staff_page(
+        &headers,
+        "Orders",
+        r#"<table><tr><td>#1</td><td>Paid</td></tr></table><p><a href="/t/staff">Home</a></p>"#,
+    )
+}
+
+async fn staff_reports(headers: HeaderMap) -> Response {
+    staff_page(
+        &headers,
+        "Reports",
+        r#"<p>Nothing to report.</p><p><a href="/t/staff">Home</a></p>
+<script>console.error('staff: the report chart failed to render');</script>"#,
+    )
+}
+
+async fn staff_logout() -> Response {
+    (
+        StatusCode::FOUND,
+        [
+            (header::SET_COOKIE, "staff=; Path=/; Max-Age=0"),
+            (header::LOCATION, "/t/staff/login"),
+        ],
+    )
+        .into_response()
+}
+
+/// A page whose declared icon does not exist.
+async fn iconless() -> Html<String> {
+    document(
+        "No icon",
+        r#"<link rel="icon" href="/t/iconless/favicon.ico">"#,
+        r#"<p><a href="/t/iconless/next">Next</a></p>"#,
+    )
+}
+
+async fn iconless_next() -> Html<String> {
+    document(
+        "Next",
+        r#"<link rel="icon" href="/t/iconless/favicon.ico">"#,
+        r#"<p><a href="/t/iconless">Back</a></p>"#,
+    )
+}
