@@ -15,8 +15,9 @@ use chromiumoxide::cdp::browser_protocol::network::{
     EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, EventResponseReceived,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
-    EventFrameNavigated, EventFrameStartedLoading, EventFrameStoppedLoading,
-    EventJavascriptDialogOpening, EventNavigatedWithinDocument, EventWindowOpen,
+    EventFileChooserOpened, EventFrameNavigated, EventFrameStartedLoading,
+    EventFrameStoppedLoading, EventJavascriptDialogOpening, EventNavigatedWithinDocument,
+    EventWindowOpen,
 };
 use chromiumoxide::cdp::js_protocol::runtime::{
     ConsoleApiCalledType, EventConsoleApiCalled, EventExceptionThrown, RemoteObject,
@@ -149,6 +150,7 @@ enum Event {
     WithinDocument(Arc<EventNavigatedWithinDocument>),
     StartedLoading(Arc<EventFrameStartedLoading>),
     StoppedLoading(Arc<EventFrameStoppedLoading>),
+    FileChooser(Arc<EventFileChooserOpened>),
     Crashed,
 }
 
@@ -165,6 +167,30 @@ where
     let stream = page.event_listener::<T>().await?;
     streams.push(stream.map(wrap).boxed());
     Ok(())
+}
+
+/// Gives the file input `node` a sample file of a type it accepts.
+async fn choose_file(page: &Page, node: i64, deadline: Duration) {
+    let accept = cdp::call(
+        page,
+        "DOM.describeNode",
+        json!({"backendNodeId": node}),
+        deadline,
+    )
+    .await
+    .ok()
+    .and_then(|v| {
+        let attributes = v.pointer("/node/attributes")?.as_array()?.clone();
+        attributes
+            .chunks(2)
+            .find(|pair| pair[0].as_str() == Some("accept"))
+            .and_then(|pair| pair.get(1)?.as_str().map(str::to_string))
+    })
+    .unwrap_or_default();
+    if let Some(file) = crate::upload::sample_file(&accept) {
+        let params = json!({"files": [file.display().to_string()], "backendNodeId": node});
+        let _ = cdp::call(page, "DOM.setFileInputFiles", params, deadline).await;
+    }
 }
 
 impl Events {
@@ -187,6 +213,7 @@ impl Events {
         listen(page, &mut s, Event::WithinDocument).await?;
         listen(page, &mut s, Event::StartedLoading).await?;
         listen(page, &mut s, Event::StoppedLoading).await?;
+        listen(page, &mut s, Event::FileChooser).await?;
         listen(page, &mut s, |_: Arc<EventTargetCrashed>| Event::Crashed).await?;
         let events = Events {
             journal: Arc::new(Mutex::new(Journal::default())),
@@ -195,6 +222,17 @@ impl Events {
         let page = page.clone();
         let task = tokio::spawn(async move {
             while let Some(event) = s.next().await {
+                if let Event::FileChooser(e) = &event {
+                    // A file input asks for a file: a sample of a type it accepts.
+                    if let Some(node) = &e.backend_node_id {
+                        let page = page.clone();
+                        let node = *node.inner();
+                        tokio::spawn(async move {
+                            choose_file(&page, node, command_timeout).await;
+                        });
+                    }
+                    continue;
+                }
                 if let Event::Dialog(_) = &event {
                     // Answer first: the page is frozen until we do.
                     let page = page.clone();
@@ -437,6 +475,8 @@ impl Events {
                     j.loads_finished = j.loads_started;
                 }
             }
+            // Answered by the journal's task, not folded in.
+            Event::FileChooser(_) => {}
             Event::Crashed => {
                 j.crashed = true;
                 let o = observe(

@@ -14,6 +14,7 @@ mod outcome;
 mod scope;
 mod settle;
 mod tab;
+mod upload;
 
 pub use coverage::CoverageMap;
 pub use error::{BrowserError, LaunchError};

@@ -507,6 +507,13 @@ impl Tab {
         )
         .await?;
         let _ = cdp::call(&page, "Runtime.evaluate", json!({"expression": probe}), d).await;
+        let _ = cdp::call(
+            &page,
+            "Page.setInterceptFileChooserDialog",
+            json!({"enabled": true}),
+            d,
+        )
+        .await;
         let tree = cdp::call(&page, "Page.getFrameTree", json!({}), d).await?;
         if let (Some(frame), Some(url)) = (
             tree.pointer("/frameTree/frame/id").and_then(Value::as_str),
@@ -957,6 +964,14 @@ async fn open_page(
         &page,
         "Page.addScriptToEvaluateOnNewDocument",
         json!({"source": page_probe()}),
+        d,
+    )
+    .await?;
+    // A file input's chooser is answered with a sample file, never a native dialog.
+    cdp::call(
+        &page,
+        "Page.setInterceptFileChooserDialog",
+        json!({"enabled": true}),
         d,
     )
     .await?;

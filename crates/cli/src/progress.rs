@@ -57,6 +57,10 @@ pub(crate) async fn explore(config: RunConfig) -> Result<RunOutcome, Failure> {
         RunEvent::Finding { id, kind, message } => {
             bar.println(format!("finding #{}: {}: {message}", id.0, kind.as_str()));
         }
+        RunEvent::FormSession { url, cap } => bar.set_message(format!(
+            "{counts} · studying a form on {url} (at most {}s)",
+            cap.as_secs()
+        )),
         // A note is for the user whether the progress line shows or not.
         RunEvent::Note(note) if bar.is_hidden() => eprintln!("note: {note}"),
         RunEvent::Note(note) => bar.println(format!("note: {note}")),

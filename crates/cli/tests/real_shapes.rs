@@ -90,6 +90,35 @@ async fn the_browsers_own_requests_are_noise() {
     testbed.shutdown().await;
 }
 
+/// A file input gets a small file of a type it accepts; no native dialog waits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_input_gets_a_sample_file() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let (_, stdout, err) = run(&[
+        "explore",
+        &testbed.url("/t/upload"),
+        "--out",
+        out.path().to_str().unwrap(),
+        "--max-actions",
+        "8",
+        "--seed",
+        "1",
+        "--no-screenshots",
+        "--no-verify",
+    ])
+    .await;
+    let record = record_in(out.path());
+    assert!(
+        record
+            .findings
+            .iter()
+            .any(|f| f.message.contains("upload: got sample.png of 67 bytes")),
+        "{stdout}\n{err}"
+    );
+    testbed.shutdown().await;
+}
+
 /// A console error is a warning: it fails the run by default and in JUnit, not with
 /// `--fail-on error`, where its JUnit case passes and says why.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

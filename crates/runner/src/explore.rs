@@ -137,6 +137,11 @@ pub enum RunEvent {
     },
     /// Something the user should know that is not a failure of the app.
     Note(String),
+    /// A form session starts on the page at `url`; it runs for at most `cap`.
+    FormSession {
+        url: String,
+        cap: Duration,
+    },
     Finished {
         summary: RunSummary,
     },
@@ -259,6 +264,9 @@ pub async fn explore(
     }
     let learner = Learner::new(lc, config.seed);
     let mut explorer = Explorer {
+        replays: ReplayCost::default(),
+        form_time: Duration::ZERO,
+        notes: Vec::new(),
         rng: ChaCha8Rng::seed_from_u64(config.seed),
         filler: HeuristicFiller::new(config.dictionary.clone(), today()),
         solved: Solved::new(),
@@ -331,7 +339,8 @@ pub async fn explore(
         && summary.stop_reason != "interrupted"
         && explorer.config.verify_findings
     {
-        explorer.reconfirm().await?;
+        let end = explorer.started + explorer.config.time;
+        explorer.reconfirm(end, on_event).await?;
         summary.stats.replay_ms = explorer.replay_time.as_millis() as u64;
     }
     let wall = started.elapsed();
@@ -418,6 +427,13 @@ const SKIPPED_STEPS: usize = 4;
 /// [`Explorer::reconfirm`]).
 const RECONFIRM_PASSES: usize = 2;
 
+/// Longest a form session of `explore` runs; past it the session stops between
+/// submissions and keeps what it found.
+const FORM_SESSION_CAP: Duration = Duration::from_secs(30);
+
+/// The share of the time budget that form sessions may take together.
+const FORM_SESSIONS_SHARE: f64 = 0.3;
+
 /// The traces that stopped short when replayed, each with the step it stopped at.
 #[derive(Default)]
 struct Stopped {
@@ -454,7 +470,34 @@ struct StepContext<'a> {
     in_popup: bool,
 }
 
+/// How long replays take: the sum and the count, kept from `&self` methods.
+#[derive(Default)]
+struct ReplayCost {
+    micros: std::sync::atomic::AtomicU64,
+    count: std::sync::atomic::AtomicU32,
+}
+
+impl ReplayCost {
+    fn note(&self, took: Duration) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.micros.fetch_add(took.as_micros() as u64, Relaxed);
+        self.count.fetch_add(1, Relaxed);
+    }
+
+    fn average(&self) -> Duration {
+        use std::sync::atomic::Ordering::Relaxed;
+        let count = u64::from(self.count.load(Relaxed));
+        Duration::from_micros(self.micros.load(Relaxed).checked_div(count).unwrap_or(0))
+    }
+}
+
 struct Explorer {
+    /// What replays have cost, for the end-of-run check's share of the budget.
+    replays: ReplayCost,
+    /// Time spent in form sessions so far.
+    form_time: Duration,
+    /// Notes for the user, given out with the next progress event.
+    notes: Vec<String>,
     config: RunConfig,
     store: Store,
     run: RunId,
@@ -612,7 +655,7 @@ impl Explorer {
         &mut self,
         on_event: &mut (dyn FnMut(RunEvent) + Send),
     ) -> Result<RunSummary, RunError> {
-        let deadline = tokio::time::Instant::now() + self.config.time;
+        let end = tokio::time::Instant::from_std(self.started + self.config.time);
         let interrupt = tokio::signal::ctrl_c();
         tokio::pin!(interrupt);
         let stop_reason = loop {
@@ -622,6 +665,12 @@ impl Explorer {
                 .is_some_and(|max| self.actions >= max)
             {
                 break "max_actions";
+            }
+            // The end-of-run check of the findings is part of the budget: exploring
+            // stops early enough to leave it its time.
+            let deadline = end - self.check_reserve();
+            if tokio::time::Instant::now() >= deadline {
+                break "time";
             }
             tokio::select! {
                 biased;
@@ -674,7 +723,7 @@ impl Explorer {
         // A popup's forms are studied where they live only; a form session loads its
         // page on its own, where the popup's script would miss its opener.
         if self.config.features.form_sessions && !current.in_popup {
-            match self.solve_new_forms(&current).await {
+            match self.solve_new_forms(&current, on_event).await {
                 Ok(failing) => self.record_session_failures(failing, on_event).await?,
                 Err(e) => return self.browser_failure(e),
             }
@@ -1247,6 +1296,7 @@ impl Explorer {
     async fn solve_new_forms(
         &mut self,
         current: &Current,
+        on_event: &mut (dyn FnMut(RunEvent) + Send),
     ) -> Result<Vec<Vec<(Step, Outcome)>>, BrowserError> {
         let mut failing = Vec::new();
         if self.post_answer.as_ref() == Some(&current.page.url) {
@@ -1254,17 +1304,27 @@ impl Explorer {
         }
         for (i, form) in current.page.forms.iter().enumerate() {
             let signature = form_signature(form);
+            // Form sessions together take at most their share of the budget; past it,
+            // forms are filled by the moves' macros alone.
+            let share = self.config.time.mul_f64(FORM_SESSIONS_SHARE);
             if self.solved.contains_key(&signature)
                 || self.solved.len() >= MAX_FORM_SESSIONS
                 || form.submit.is_none()
                 || form.fields.is_empty()
+                || self.form_time >= share
             {
                 continue;
             }
             let t = Instant::now();
+            let cap = FORM_SESSION_CAP.min(share - self.form_time);
+            on_event(RunEvent::FormSession {
+                url: current.page.url.clone(),
+                cap,
+            });
             let tools = SessionTools {
                 browser: &self.browser,
                 llm: self.llm.as_ref(),
+                deadline: t + cap,
             };
             // Where the form was first met, and how it was shown there: a form shown
             // again by a refusal sits at an address a browser cannot open again (the
@@ -1296,7 +1356,15 @@ impl Explorer {
             )
             .await;
             self.browser_time += t.elapsed();
+            self.form_time += t.elapsed();
             let solved = accepted?;
+            if solved.cut {
+                self.notes.push(format!(
+                    "the form session on {} was cut after {:.0} s (its share of the budget)",
+                    current.page.url,
+                    t.elapsed().as_secs_f64()
+                ));
+            }
             self.solved.insert(signature, solved.accepted);
             failing.extend(solved.failing);
         }
@@ -1781,7 +1849,11 @@ impl Explorer {
     ) -> (Vec<Step>, Option<bool>) {
         let mut verdict = (tries.last().cloned().unwrap_or_default(), Some(false));
         for trace in tries {
-            match replay_trace(&self.browser, self.config.login.as_ref(), trace, signature).await {
+            let started = Instant::now();
+            let replayed =
+                replay_trace(&self.browser, self.config.login.as_ref(), trace, signature).await;
+            self.replays.note(started.elapsed());
+            match replayed {
                 Ok(report) if report.reproduced => return (trace.clone(), Some(true)),
                 Ok(report) => stopped.note(trace, &report),
                 Err(_) => verdict.1 = None,
@@ -1940,12 +2012,20 @@ impl Explorer {
     /// The findings are gone through twice, in order, as `curio replay` goes through
     /// them: a trace may change the app so that it, or an earlier finding's trace, no
     /// longer reproduces (it removed a member its own steps click).
-    async fn reconfirm(&mut self) -> Result<(), RunError> {
+    ///
+    /// The check ends by `end` (the run's budget): what it had no time for keeps the
+    /// verdict of its first replay, and a note says how many.
+    async fn reconfirm(
+        &mut self,
+        end: Instant,
+        on_event: &mut (dyn FnMut(RunEvent) + Send),
+    ) -> Result<(), RunError> {
         let started = Instant::now();
         let mut ids: Vec<FindingId> = self.alternates.keys().copied().collect();
         ids.sort_by_key(|id| id.0);
         let mut now: HashMap<FindingId, (Vec<Step>, Option<bool>)> = HashMap::new();
-        for _ in 0..RECONFIRM_PASSES {
+        let mut out_of_time = false;
+        'passes: for _ in 0..RECONFIRM_PASSES {
             for id in &ids {
                 let Some(traces) = self.alternates.get(id).cloned() else {
                     continue;
@@ -1956,9 +2036,26 @@ impl Explorer {
                     Some((trace, _)) => trace.clone(),
                     None => traces.kept.clone(),
                 };
-                let checked = self.recheck(&current, &traces).await;
-                now.insert(*id, checked);
+                let left = end.saturating_duration_since(Instant::now());
+                let checked = tokio::time::timeout(left, self.recheck(&current, &traces)).await;
+                match checked {
+                    Ok(checked) => {
+                        now.insert(*id, checked);
+                    }
+                    Err(_) => {
+                        out_of_time = true;
+                        break 'passes;
+                    }
+                }
             }
+        }
+        if out_of_time {
+            let unchecked = ids.iter().filter(|id| !now.contains_key(id)).count();
+            on_event(RunEvent::Note(format!(
+                "the time budget ended the final check of the findings: {unchecked} of {} \
+                 were not re-checked and keep the verdict of their first replay",
+                ids.len()
+            )));
         }
         // Every verdict is kept, the same trace's too: one that did not reproduce when
         // found may now.
@@ -1970,6 +2067,18 @@ impl Explorer {
         }
         self.replay_time += started.elapsed();
         Ok(())
+    }
+
+    /// The time kept at the end of the budget for the end-of-run check of the findings:
+    /// what replaying each once per pass has cost on average so far, at most a quarter
+    /// of the budget; none without verification.
+    fn check_reserve(&self) -> Duration {
+        if !self.config.verify_findings {
+            return Duration::ZERO;
+        }
+        let each = self.replays.average();
+        let need = each * (self.alternates.len() * RECONFIRM_PASSES) as u32;
+        need.min(self.config.time / 4)
     }
 
     /// The first trace that reproduces the finding of `traces` now: `current`, then the
@@ -2043,6 +2152,7 @@ impl Explorer {
             let tools = SessionTools {
                 browser: &self.browser,
                 llm: self.llm.as_ref(),
+                deadline: Instant::now() + FORM_SESSION_CAP,
             };
             let at = (place.url.as_str(), place.reveal.as_slice());
             let solved = solve_form(
@@ -2173,6 +2283,9 @@ impl Explorer {
             total_blocks: coverage.total_blocks(),
         };
         self.store.append_progress(self.run, &point)?;
+        for note in std::mem::take(&mut self.notes) {
+            on_event(RunEvent::Note(note));
+        }
         on_event(RunEvent::Progress {
             point,
             actions: self.actions,

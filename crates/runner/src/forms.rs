@@ -570,6 +570,8 @@ const EXPLORE_SESSION_EDGES: usize = 2;
 pub(crate) struct SessionTools<'a> {
     pub browser: &'a Browser,
     pub llm: Option<&'a LlmClient>,
+    /// When the session stops (between submissions), keeping what it found.
+    pub deadline: Instant,
 }
 
 /// Values that get form `index` of `page` accepted: a form-testing session that only
@@ -587,6 +589,7 @@ pub(crate) async fn solve_form(
     run: &crate::config::RunConfig,
     seed: u64,
 ) -> Result<FormSolved, BrowserError> {
+    let deadline = tools.deadline;
     let (dictionary, login) = (&run.dictionary, run.login.as_ref());
     let form = page.forms[index].clone();
     let dom = form_dom(snapshot, page, form.id);
@@ -625,7 +628,13 @@ pub(crate) async fn solve_form(
         .with_examples(examples(&form, Some(&ferg)));
     let mut submitter = Submitter::new(tools.browser, login);
     submitter.reveal = reveal.to_vec();
+    let mut cut = false;
     while let Some(submission) = session.next(&mut solver) {
+        // A session has its share of the run's time; what it found so far is kept.
+        if Instant::now() >= deadline {
+            cut = true;
+            break;
+        }
         let feedback = match submitter.submit(url, &form, &submission.values).await {
             Ok(Attempt::Observed(obs)) => {
                 let feedback = judge(&form, &obs, Some(&ferg));
@@ -651,7 +660,11 @@ pub(crate) async fn solve_form(
         needed: needed_fields(&report.fss, &values),
         values,
     });
-    Ok(FormSolved { accepted, failing })
+    Ok(FormSolved {
+        accepted,
+        failing,
+        cut,
+    })
 }
 
 /// The values of a session's first success; else the values it sent to reach one that
@@ -698,6 +711,8 @@ pub(crate) struct FormSolved {
     /// The submissions that provoked failures of the app, each as its steps from the
     /// page's load with what each step observed: findings like any other.
     pub(crate) failing: Vec<Vec<(Step, Outcome)>>,
+    /// The session ran out of its time before its submissions.
+    pub(crate) cut: bool,
 }
 
 /// One form of the page, and how its texts are compared.

@@ -12,6 +12,9 @@
 //!   in a row of its own, a hidden token, and a log-out button in a form that posts. The
 //!   staff pages behind it send a visitor without the `staff` cookie back to the login;
 //!   the reports page logs a console error only a logged-in explorer reaches.
+//! - `/t/upload`: a form with a file input that takes images; the page logs the name and
+//!   size of the file chosen as a console error, so that a test sees what the explorer
+//!   gave it (a native file dialog would wait for a person forever).
 //! - `/t/iconless`: a page whose declared icon is missing (the browser asks for it by
 //!   itself), with a link to a page that exists.
 
@@ -32,6 +35,7 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/t/staff/orders", get(staff_orders))
         .route("/t/staff/reports", get(staff_reports))
         .route("/t/staff/logout", post(staff_logout))
+        .route("/t/upload", get(upload))
         .route("/t/iconless", get(iconless))
         .route("/t/iconless/next", get(iconless_next))
 }
@@ -209,6 +213,24 @@ async fn staff_logout() -> Response {
         ],
     )
         .into_response()
+}
+
+/// A file input that takes images, which says what it was given.
+async fn upload() -> Html<String> {
+    document(
+        "Upload",
+        NO_FAVICON,
+        r#"<form method="get" action="/t/upload">
+<label for="avatar">Choose from your computer</label>
+<input type="file" id="avatar" name="avatar" accept="image/*">
+</form>
+<script>
+document.getElementById('avatar').addEventListener('change', (e) => {
+  const f = e.target.files[0];
+  if (f) console.error('upload: got ' + f.name + ' of ' + f.size + ' bytes');
+});
+</script>"#,
+    )
 }
 
 /// A page whose declared icon does not exist.
