@@ -321,18 +321,31 @@ pub(crate) fn log_out_selector(page: &Page) -> Option<String> {
     let is_log_out = |a: &&Action| {
         words.is_match(&a.text)
             || words.is_match(&a.target.locator)
-            || a.href
-                .as_deref()
-                .and_then(path)
-                .is_some_and(|p| words.is_match(&p.replace(['/', '-', '_'], " ")))
+            || a.href.as_deref().is_some_and(|h| {
+                words.is_match(&h.replace(['/', '-', '_', '?', '=', '&', '@', '.'], " "))
+            })
     };
     let control = page
         .actions
         .iter()
         .filter(|a| a.kind == ActionKind::Click)
         .find(is_log_out)?;
-    if let Some(p) = control.href.as_deref().and_then(path) {
-        return Some(format!("a[href$={}]", css_string(&p)));
+    // A link by what says it logs out: its query (`?@action=logout`) when the words
+    // are there, else its path.
+    if let Some(url) = control
+        .href
+        .as_deref()
+        .and_then(|h| url::Url::parse(h).ok())
+    {
+        if let Some(query) = url
+            .query()
+            .filter(|q| words.is_match(&q.replace(['=', '&', '-', '_', '@'], " ")))
+        {
+            return Some(format!("a[href*={}]", css_string(&format!("?{query}"))));
+        }
+        if let Some(p) = path(url.as_str()) {
+            return Some(format!("a[href$={}]", css_string(&p)));
+        }
     }
     let form = page.forms.iter().find(|f| {
         f.submit
