@@ -690,10 +690,18 @@ impl Tab {
 
     /// Evaluates a JavaScript expression in the main frame and returns its value.
     pub async fn evaluate(&self, expression: &str) -> Result<Value, BrowserError> {
+        let params = json!({"expression": expression, "returnByValue": true, "awaitPromise": true});
+        let result = self.evaluate_remote(params).await?;
+        Ok(result.get("value").cloned().unwrap_or(Value::Null))
+    }
+
+    /// `Runtime.evaluate` with `params`: its `result` (a remote object), or the
+    /// exception the expression threw as an error.
+    async fn evaluate_remote(&self, params: Value) -> Result<Value, BrowserError> {
         let v = cdp::call(
             &self.page,
             "Runtime.evaluate",
-            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+            params,
             self.timeouts.command,
         )
         .await?;
@@ -703,7 +711,7 @@ impl Tab {
                 reason: d.to_string(),
             });
         }
-        Ok(v.pointer("/result/value").cloned().unwrap_or(Value::Null))
+        Ok(v.get("result").cloned().unwrap_or(Value::Null))
     }
 
     /// The elements that CSS `selector` matches in the page shown now, as Chromium's own
@@ -734,20 +742,9 @@ impl Tab {
   return out;
 }})()"#
         );
-        let v = cdp::call(
-            &self.page,
-            "Runtime.evaluate",
-            json!({"expression": expression}),
-            self.timeouts.command,
-        )
-        .await?;
-        if let Some(d) = v.get("exceptionDetails") {
-            return Err(BrowserError::Answer {
-                method: "Runtime.evaluate".into(),
-                reason: d.to_string(),
-            });
-        }
-        let result = v.get("result").cloned().unwrap_or(Value::Null);
+        let result = self
+            .evaluate_remote(json!({"expression": expression}))
+            .await?;
         if let Some(reason) = result.get("value").and_then(Value::as_str) {
             return Ok(Err(reason.to_string()));
         }

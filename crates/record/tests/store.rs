@@ -574,6 +574,68 @@ fn read_only_open_of_a_missing_file_fails_without_creating_it() {
     assert!(!db.exists());
 }
 
+/// The broken links of the grouped finding: each link once per page, in the order
+/// found, with the severity of the finding's kind and status.
+#[test]
+fn broken_links_join_their_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let mut store = Store::open(&db).unwrap();
+    let run = store.begin_run(&meta(1)).unwrap();
+    let mut f = finding("http_client_error|broken links", 1);
+    f.kind = ObservationKind::HttpClientError;
+    let id = store.record_finding(run, &f).unwrap();
+    let link = |url: &str, page: &str| curio_record::BrokenLink {
+        url: url.into(),
+        page: page.into(),
+        text: "About".into(),
+        status: 404,
+    };
+    store
+        .add_broken_link(run, id, &link("/about", "/"))
+        .unwrap();
+    store
+        .add_broken_link(run, id, &link("/about", "/"))
+        .unwrap();
+    store
+        .add_broken_link(run, id, &link("/about", "/help"))
+        .unwrap();
+    let loaded = store.load_run(run).unwrap();
+    let got = &loaded.findings[0];
+    assert_eq!(
+        got.links,
+        vec![link("/about", "/"), link("/about", "/help")]
+    );
+    assert_eq!(got.severity, Severity::Warning);
+    assert!(
+        store
+            .add_broken_link(run, FindingId(9), &link("/x", "/"))
+            .is_err()
+    );
+}
+
+/// A store of the layout before broken links is brought up to date when opened for
+/// writing, its runs kept.
+#[test]
+fn a_version_4_store_gains_the_links_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("runs.db");
+    let run = {
+        let mut store = Store::open(&db).unwrap();
+        let run = store.begin_run(&meta(1)).unwrap();
+        store.record_finding(run, &finding("a", 2)).unwrap();
+        run
+    };
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("ALTER TABLE findings DROP COLUMN links; PRAGMA user_version = 4;")
+        .unwrap();
+    drop(conn);
+    let store = Store::open(&db).unwrap();
+    let loaded = store.load_run(run).unwrap();
+    assert_eq!(loaded.findings.len(), 1);
+    assert!(loaded.findings[0].links.is_empty());
+}
+
 #[test]
 fn store_with_an_unknown_schema_version_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -593,7 +655,7 @@ fn store_with_an_unknown_schema_version_is_refused() {
                 err,
                 StoreError::SchemaVersion {
                     found: 99,
-                    expected: 4,
+                    expected: 5,
                     ..
                 }
             ),

@@ -28,6 +28,24 @@ function curioTruth(id) {
 /// Stops Chromium from asking for `/favicon.ico`, whose 404 would be noise in every run.
 pub(crate) const NO_FAVICON: &str = r#"<link rel="icon" href="data:,">"#;
 
+/// The value of the field `name` of a posted form (empty when it was not sent).
+pub(crate) fn form_value<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
+    fields
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_default()
+}
+
+/// Whether the request's cookies hold `pair` (`name=value`).
+pub(crate) fn has_cookie(headers: &axum::http::HeaderMap, pair: &str) -> bool {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|c| c.split(';').any(|kv| kv.trim() == pair))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

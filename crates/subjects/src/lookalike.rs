@@ -24,7 +24,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 
-use crate::html::NO_FAVICON;
+use crate::html::{NO_FAVICON, form_value, has_cookie};
 
 pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
@@ -124,14 +124,7 @@ async fn staff_login() -> Html<String> {
 }
 
 async fn staff_login_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
-    let field = |name: &str| {
-        fields
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-            .unwrap_or_default()
-    };
-    if field("username") == "ann" && field("password") == "s3cret" {
+    if form_value(&fields, "username") == "ann" && form_value(&fields, "password") == "s3cret" {
         return (
             StatusCode::FOUND,
             [
@@ -152,11 +145,7 @@ async fn staff_login_submit(Form(fields): Form<Vec<(String, String)>>) -> Respon
 }
 
 fn staff(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|c| c.split(';').any(|kv| kv.trim() == "staff=ann"))
+    has_cookie(headers, "staff=ann")
 }
 
 /// A staff page with the framework's header (user tools with a log-out form), or the

@@ -17,7 +17,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use futures::{StreamExt, future, stream};
 
-use crate::html::{NO_FAVICON, escape};
+use crate::html::{NO_FAVICON, escape, form_value, has_cookie};
 use crate::serve::Stop;
 
 /// How long the stalling endpoints stall: far beyond any test's timeout, yet finite so
@@ -1230,14 +1230,7 @@ const LOGIN_FORM: &str = r#"<form method="post" action="/t/login">
 </form>"#;
 
 async fn login_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
-    let field = |name: &str| {
-        fields
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-            .unwrap_or_default()
-    };
-    if field("user") == "ann" && field("password") == "s3cret" {
+    if form_value(&fields, "user") == "ann" && form_value(&fields, "password") == "s3cret" {
         return (
             StatusCode::SEE_OTHER,
             [
@@ -1255,11 +1248,7 @@ async fn login_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
 }
 
 fn member(headers: &axum::http::HeaderMap) -> bool {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|c| c.split(';').any(|kv| kv.trim() == "member=ann"))
+    has_cookie(headers, "member=ann")
 }
 
 /// A members' page, or the way back to the login form.
