@@ -21,4 +21,4 @@ pub use error::{BrowserError, LaunchError};
 pub use launch::{Browser, BrowserConfig, BrowserConfigBuilder, Timeouts, find_chrome};
 pub use outcome::{Outcome, Response};
 pub use scope::{Scope, browser_own};
-pub use tab::{Capture, MAX_MATCHES, Tab, UserAction};
+pub use tab::{BUSY_IDLE, BUSY_STREAK, Capture, MAX_MATCHES, Tab, UserAction};

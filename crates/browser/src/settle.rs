@@ -50,6 +50,8 @@ pub(crate) fn page_probe() -> String {
 #[derive(Debug, Default)]
 pub(crate) struct Settled {
     pub timed_out: Option<String>,
+    /// It ended at the idle cap: the network, the DOM or timers never rested.
+    pub idle_cap: bool,
 }
 
 /// How long to wait for a page after an action.
@@ -174,6 +176,7 @@ pub(crate) async fn settle(
             settled
                 .timed_out
                 .get_or_insert(format!("{what} after {:?}", timeouts.idle));
+            settled.idle_cap = true;
             break;
         }
         tokio::time::sleep(POLL).await;

@@ -90,6 +90,12 @@ const STORAGE: &str = r#"(() => {
 /// Most elements [`Tab::query_selector_all`] returns.
 pub const MAX_MATCHES: usize = 200;
 
+/// After this many settles in a row that ended at the idle cap, the page is taken to be
+/// one that never rests (a poll, an animation, a clock) ...
+pub const BUSY_STREAK: u32 = 2;
+/// ... and settling waits this long at most, until a settle ends quiet again.
+pub const BUSY_IDLE: Duration = Duration::from_millis(500);
+
 /// A page of the tab with its event journal.
 struct Window {
     page: Page,
@@ -114,6 +120,9 @@ pub struct Tab {
     context: Option<Value>,
     events: Events,
     event_task: JoinHandle<()>,
+    /// Settles in a row that ended at the idle cap (a page that polls or animates
+    /// forever); from [`BUSY_STREAK`] on, settling waits at most [`BUSY_IDLE`].
+    busy_streak: u32,
     /// The pages behind the one shown, each the opener of the next (and the last the
     /// opener of `page`): a popup of the app is shown in its own window, as a user meets
     /// it, never loaded where its `window.opener` would be lost.
@@ -168,6 +177,7 @@ impl Tab {
             events,
             event_task,
             openers: Vec::new(),
+            busy_streak: 0,
             timeouts: browser.config.timeouts,
             scope: browser.config.scope.clone(),
             collect_coverage: browser.config.coverage,
@@ -309,19 +319,28 @@ impl Tab {
         // A popup that closed itself (a picker that wrote its choice into the opener's
         // form) gives the window back to its opener.
         let mut closed_popup = !self.openers.is_empty() && !self.shows_live_page().await;
-        let settled = if closed_popup {
+        let mut timeouts = self.timeouts;
+        if self.busy_streak >= BUSY_STREAK {
+            timeouts.idle = timeouts.idle.min(BUSY_IDLE);
+        }
+        let settled: crate::settle::Settled = if closed_popup {
             Default::default()
         } else {
             settle(
                 &self.page,
                 &self.events,
                 mark,
-                &self.timeouts,
+                &timeouts,
                 expect_navigation,
                 wait,
             )
             .await
         };
+        if settled.idle_cap {
+            self.busy_streak += 1;
+        } else {
+            self.busy_streak = 0;
+        }
         closed_popup = closed_popup || (!self.openers.is_empty() && !self.shows_live_page().await);
         // The journal of the page acted on: a popup adopted or closed below changes the
         // page shown.

@@ -230,6 +230,25 @@ async fn popups_are_recorded_and_shown_with_their_opener() {
     e.close().await;
 }
 
+/// A page that never rests (a clock redrawn every 50 ms) ends its settles at the idle
+/// cap; after two in a row, the tab waits for it at most `BUSY_IDLE`.
+#[tokio::test]
+async fn a_page_that_never_rests_is_waited_for_less() {
+    let mut e = env().await;
+    let loaded = e.goto("/t/ticker").await;
+    assert!(loaded.settle_timed_out, "{loaded:?}");
+    let second = e.click("#tick").await;
+    let detail = second.settle_detail.clone().unwrap_or_default();
+    assert!(detail.ends_with("after 2s"), "{detail}");
+    let third = e.click("#tick").await;
+    let detail = third.settle_detail.clone().unwrap_or_default();
+    assert!(
+        detail.ends_with(&format!("after {:?}", curio_browser::BUSY_IDLE)),
+        "{detail}"
+    );
+    e.close().await;
+}
+
 #[tokio::test]
 async fn renderer_crash_is_recorded_and_recovered() {
     let mut e = env().await;

@@ -15,6 +15,8 @@
 //! - `/t/upload`: a form with a file input that takes images; the page logs the name and
 //!   size of the file chosen as a console error, so that a test sees what the explorer
 //!   gave it (a native file dialog would wait for a person forever).
+//! - `/t/ticker`: a page that never rests: a clock redrawn every 50 ms, as dashboards,
+//!   tickers and animations are.
 //! - `/t/iconless`: a page whose declared icon is missing (the browser asks for it by
 //!   itself), with a link to a page that exists.
 
@@ -36,6 +38,7 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/t/staff/reports", get(staff_reports))
         .route("/t/staff/logout", post(staff_logout))
         .route("/t/upload", get(upload))
+        .route("/t/ticker", get(ticker))
         .route("/t/iconless", get(iconless))
         .route("/t/iconless/next", get(iconless_next))
 }
@@ -218,6 +221,19 @@ document.getElementById('avatar').addEventListener('change', (e) => {
   const f = e.target.files[0];
   if (f) console.error('upload: got ' + f.name + ' of ' + f.size + ' bytes');
 });
+</script>"#,
+    )
+}
+
+/// A clock redrawn every 50 ms, and a button that does nothing more.
+async fn ticker() -> Html<String> {
+    document(
+        "Ticker",
+        NO_FAVICON,
+        r#"<p id="clock">0</p><button id="tick" type="button">Tick</button>
+<script>
+let n = 0;
+setInterval(() => { document.getElementById('clock').textContent = String(++n); }, 50);
 </script>"#,
     )
 }
