@@ -232,6 +232,54 @@ async fn a_login_in_two_lines_reaches_the_staff_pages() {
     testbed.shutdown().await;
 }
 
+/// A login form in the sidebar of every page (no login page, no ids, a search form
+/// before it) logs in by the two lines too, and the check is the log-out link by the
+/// action in its query.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sidebar_login_in_two_lines() {
+    let testbed = curio_subjects::serve(Subject::Testbed).await.unwrap();
+    let base = testbed.base_url();
+    let base = base.trim_end_matches('/');
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("curio.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "url = \"{base}/t/sidebar\"\nseed = 2\n\n[budget]\nmax-actions = 20\n\n[login]\n\
+             url = \"/t/sidebar\"\nusername = \"ann\"\npassword-env = \"CURIO_TEST_STAFF_PASSWORD\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (code, stdout, err) = run_with_env(
+        &[
+            "--config",
+            file.to_str().unwrap(),
+            "explore",
+            "--no-screenshots",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[PASSWORD],
+    )
+    .await;
+    let printed = format!("{stdout}\n{err}");
+    assert_eq!(code, 1, "{printed}");
+    assert!(
+        printed.contains(r#"a[href*="?@action=logout"]"#),
+        "the check is the log-out link: {printed}"
+    );
+    let record = record_in(&out);
+    assert!(
+        record
+            .findings
+            .iter()
+            .any(|f| f.message.contains("the issue list failed") && f.reproduced == Some(true)),
+        "{printed}"
+    );
+    testbed.shutdown().await;
+}
+
 /// Login steps take the selectors people write: classes and descendants, attribute
 /// selectors with and without quotes, `:has()`; a selector Chromium refuses is a
 /// configuration error that names it.

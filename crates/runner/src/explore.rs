@@ -266,6 +266,7 @@ pub async fn explore(
     let mut explorer = Explorer {
         replays: ReplayCost::default(),
         form_time: Duration::ZERO,
+        halt: None,
         notes: Vec::new(),
         rng: ChaCha8Rng::seed_from_u64(config.seed),
         filler: HeuristicFiller::new(config.dictionary.clone(), today()),
@@ -496,6 +497,8 @@ struct Explorer {
     replays: ReplayCost,
     /// Time spent in form sessions so far.
     form_time: Duration,
+    /// Why the run must end now (`login_lost`), set where it cannot return.
+    halt: Option<&'static str>,
     /// Notes for the user, given out with the next progress event.
     notes: Vec<String>,
     config: RunConfig,
@@ -659,6 +662,9 @@ impl Explorer {
         let interrupt = tokio::signal::ctrl_c();
         tokio::pin!(interrupt);
         let stop_reason = loop {
+            if let Some(reason) = self.halt.take() {
+                break reason;
+            }
             if self
                 .config
                 .max_actions
@@ -1416,7 +1422,10 @@ impl Explorer {
         let capture = self.tab().snapshot().await;
         self.browser_time += t.elapsed();
         let capture = capture?;
-        let page = Page::from_snapshot(&capture.snapshot);
+        let mut page = Page::from_snapshot(&capture.snapshot);
+        if self.config.features.action_guard {
+            self.config.guard.strip_denied_options(&mut page);
+        }
         let url = normalize_url(&page.url, &self.config.url_normalization);
         let mut place = url.clone();
         // The learner's novelty group: the stored setting, and whether a change was
@@ -1567,8 +1576,11 @@ impl Explorer {
                 // A login that never worked is the configuration's fault; one that
                 // stops working is the app's, and the run tries again.
                 self.failures += 1;
-                if self.step_index == 0 || self.failures >= MAX_CONSECUTIVE_FAILURES {
+                if self.step_index == 0 {
                     return Err(RunError::Login { url, source });
+                }
+                if self.failures >= MAX_CONSECUTIVE_FAILURES {
+                    self.lose_login(&source, on_event);
                 }
                 self.need_reset = true;
                 return Ok(());
@@ -1622,8 +1634,11 @@ impl Explorer {
                         url: current.page.url.clone(),
                     };
                     self.failures += 1;
-                    if self.episode == 0 || self.failures >= MAX_CONSECUTIVE_FAILURES {
+                    if self.episode == 0 {
                         return Err(RunError::Login { url, source });
+                    }
+                    if self.failures >= MAX_CONSECUTIVE_FAILURES {
+                        self.lose_login(&source, on_event);
                     }
                     self.need_reset = true;
                     return Ok(());
@@ -1637,6 +1652,17 @@ impl Explorer {
             }
             Err(e) => self.browser_failure(e),
         }
+    }
+
+    /// Ends the run when logging in, which worked at first, keeps failing: the run
+    /// itself may have taken the account away (deleted it, changed its password). What
+    /// it found is kept and reported.
+    fn lose_login(&mut self, source: &LoginError, on_event: &mut (dyn FnMut(RunEvent) + Send)) {
+        on_event(RunEvent::Note(format!(
+            "logging in failed {} times in a row ({source}); the run ends here with what it found",
+            self.failures
+        )));
+        self.halt = Some("login_lost");
     }
 
     fn browser_failure(&mut self, e: BrowserError) -> Result<(), RunError> {

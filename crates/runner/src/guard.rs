@@ -3,7 +3,7 @@
 //! the run rebuilding what it lost (AutoE2E skips such actions for the same reason).
 
 use curio_browser::{BrowserError, Tab};
-use curio_page::Action;
+use curio_page::{Action, Page, SelectOption};
 use serde::Serialize;
 
 /// Phrases that mark an action as one not to take, matched on word boundaries against
@@ -92,6 +92,28 @@ impl ActionGuard {
             }
         }
         Ok(None)
+    }
+
+    /// Takes out of the page's selects (and radio groups) every option whose text or
+    /// value names an action not to take: choosing "Delete selected users" in a list's
+    /// bulk-action menu, then its generic "Go", deletes as surely as a "Delete" button.
+    pub fn strip_denied_options(&self, page: &mut Page) {
+        let allowed = |o: &SelectOption| {
+            ![o.text.as_str(), o.value.as_str()]
+                .into_iter()
+                .map(normalize)
+                .any(|text| self.phrases.iter().any(|p| contains_phrase(&text, p)))
+        };
+        let fields = page
+            .actions
+            .iter_mut()
+            .filter_map(|a| a.field.as_mut())
+            .chain(page.forms.iter_mut().flat_map(|f| f.fields.iter_mut()));
+        for field in fields {
+            if field.input_type.starts_with("select") {
+                field.options.retain(allowed);
+            }
+        }
     }
 
     /// Whether `action` is one not to take; `denied_nodes` comes from [`Self::denied_nodes`].
@@ -215,5 +237,51 @@ mod tests {
         assert!(g.denies(&action("archive  ALL", None, 1), &[]));
         assert!(!g.denies(&action("Delete", None, 1), &[]));
         assert!(g.denies(&action("Save", None, 7), &[3, 7, 9]));
+    }
+
+    #[test]
+    fn destructive_options_are_taken_out_of_selects() {
+        let option = |value: &str, text: &str| SelectOption {
+            value: value.into(),
+            text: text.into(),
+            selected: false,
+            disabled: false,
+        };
+        let mut field: curio_page::Field = serde_json::from_value(serde_json::json!({
+            "target": {"backend_node_id": 1, "frame": 0, "selector": "select", "locator": "combobox \"Action\"",
+                       "rect": {"x": 0.0, "y": 0.0, "width": 10.0, "height": 10.0}},
+            "tag": "select", "input_type": "select-one", "name": "action", "id": null,
+            "labels": [], "placeholder": null, "autocomplete": null, "required": false,
+            "readonly": false, "min": null, "max": null, "step": null, "minlength": null,
+            "maxlength": null, "pattern": null, "inputmode": null, "options": [],
+            "value": "", "checked": false
+        }))
+        .unwrap();
+        field.options = vec![
+            option("", "---------"),
+            option("delete_selected", "Delete selected users"),
+            option("export_csv", "Export as CSV"),
+        ];
+        let mut page: Page = serde_json::from_value(serde_json::json!({
+            "url": "http://127.0.0.1/", "normalized_url": "http://127.0.0.1/", "title": "",
+            "actions": [], "forms": [], "texts": [], "tag_sequence": [],
+            "merged_tag_sequence": []
+        }))
+        .unwrap();
+        page.forms.push(
+            serde_json::from_value(serde_json::json!({
+                "id": 0, "key": "form", "target": null, "name": null, "html_id": null,
+                "action": null, "method": null, "title": null, "fields": [], "submit": null
+            }))
+            .unwrap(),
+        );
+        page.forms[0].fields.push(field);
+        ActionGuard::with_defaults(&[], &[]).strip_denied_options(&mut page);
+        let left: Vec<&str> = page.forms[0].fields[0]
+            .options
+            .iter()
+            .map(|o| o.value.as_str())
+            .collect();
+        assert_eq!(left, vec!["", "export_csv"]);
     }
 }

@@ -12,6 +12,10 @@
 //!   in a row of its own, a hidden token, and a log-out button in a form that posts. The
 //!   staff pages behind it send a visitor without the `staff` cookie back to the login;
 //!   the reports page logs a console error only a logged-in explorer reaches.
+//! - `/t/sidebar`: a tracker whose login form sits in the sidebar of every page (no login
+//!   page, fields without ids, a search form before it) and whose log-out is a link
+//!   with an action in its query (`?@action=logout`); the issue list logs a console
+//!   error only a logged-in explorer sees.
 //! - `/t/upload`: a form with a file input that takes images; the page logs the name and
 //!   size of the file chosen as a console error, so that a test sees what the explorer
 //!   gave it (a native file dialog would wait for a person forever).
@@ -37,6 +41,8 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/t/staff/orders", get(staff_orders))
         .route("/t/staff/reports", get(staff_reports))
         .route("/t/staff/logout", post(staff_logout))
+        .route("/t/sidebar", get(sidebar).post(sidebar_login))
+        .route("/t/sidebar/issues", get(sidebar_issues))
         .route("/t/upload", get(upload))
         .route("/t/ticker", get(ticker))
         .route("/t/iconless", get(iconless))
@@ -205,6 +211,73 @@ async fn staff_logout() -> Response {
         ],
     )
         .into_response()
+}
+
+/// A page of the sidebar tracker, for ann or for a visitor.
+fn sidebar_page(headers: &HeaderMap, title: &str, body: &str) -> Html<String> {
+    let side = if has_cookie(headers, "tracker=ann") {
+        r#"<p>Hello, ann</p><p><a href="/t/sidebar/issues">Issues</a></p>
+<p><a href="/t/sidebar?@action=logout">Logout</a></p>"#
+    } else {
+        r#"<form method="post" action="/t/sidebar">
+<input size="10" required name="__login_name"><br>
+<input type="password" name="__login_password"><br>
+<input type="hidden" name="@action" value="Login">
+<input type="submit" value="Login">
+</form>"#
+    };
+    document(
+        title,
+        NO_FAVICON,
+        &format!(
+            r#"<form method="get" action="/t/sidebar"><input name="search"> <button type="submit">Search</button></form>
+<div class="sidebar">{side}</div>
+<div class="content">{body}</div>"#
+        ),
+    )
+}
+
+async fn sidebar(
+    headers: HeaderMap,
+    axum::extract::Query(query): axum::extract::Query<Vec<(String, String)>>,
+) -> Response {
+    if form_value(&query, "@action") == "logout" {
+        return (
+            StatusCode::FOUND,
+            [
+                (header::SET_COOKIE, "tracker=; Path=/; Max-Age=0"),
+                (header::LOCATION, "/t/sidebar"),
+            ],
+        )
+            .into_response();
+    }
+    sidebar_page(&headers, "Tracker", "<p>Welcome to the tracker.</p>").into_response()
+}
+
+async fn sidebar_login(Form(fields): Form<Vec<(String, String)>>) -> Response {
+    if form_value(&fields, "__login_name") == "ann"
+        && form_value(&fields, "__login_password") == "s3cret"
+    {
+        return (
+            StatusCode::FOUND,
+            [
+                (header::SET_COOKIE, "tracker=ann; Path=/; HttpOnly"),
+                (header::LOCATION, "/t/sidebar"),
+            ],
+        )
+            .into_response();
+    }
+    (StatusCode::FOUND, [(header::LOCATION, "/t/sidebar")]).into_response()
+}
+
+async fn sidebar_issues(headers: HeaderMap) -> Html<String> {
+    let body = if has_cookie(&headers, "tracker=ann") {
+        r#"<ul><li>#1 crash on save</li></ul>
+<script>console.error('sidebar: the issue list failed to sort');</script>"#
+    } else {
+        "<p>Log in to see the issues.</p>"
+    };
+    sidebar_page(&headers, "Issues", body)
 }
 
 /// A file input that takes images, which says what it was given.
