@@ -266,7 +266,7 @@ async fn a_sidebar_login_in_two_lines() {
     let printed = format!("{stdout}\n{err}");
     assert_eq!(code, 1, "{printed}");
     assert!(
-        printed.contains(r#"a[href*="?@action=logout"]"#),
+        printed.contains(r#"a[href*="@action=logout"]"#),
         "the check is the log-out link: {printed}"
     );
     let record = record_in(&out);

@@ -337,11 +337,14 @@ pub(crate) fn log_out_selector(page: &Page) -> Option<String> {
         .as_deref()
         .and_then(|h| url::Url::parse(h).ok())
     {
-        if let Some(query) = url
-            .query()
-            .filter(|q| words.is_match(&q.replace(['=', '&', '-', '_', '@'], " ")))
-        {
-            return Some(format!("a[href*={}]", css_string(&format!("?{query}"))));
+        // Only the query's part that says it (`@action=logout`): the rest (the page's
+        // own columns and sorting) differs from page to page.
+        let part = url.query().and_then(|q| {
+            q.split('&')
+                .find(|pair| words.is_match(&pair.replace(['=', '-', '_', '@', '+'], " ")))
+        });
+        if let Some(part) = part {
+            return Some(format!("a[href*={}]", css_string(part)));
         }
         if let Some(p) = path(url.as_str()) {
             return Some(format!("a[href$={}]", css_string(&p)));

@@ -14,7 +14,8 @@
 //!   the reports page logs a console error only a logged-in explorer reaches.
 //! - `/t/sidebar`: a tracker whose login form sits in the sidebar of every page (no login
 //!   page, fields without ids, a search form before it) and whose log-out is a link
-//!   with an action in its query (`?@action=logout`); the issue list logs a console
+//!   with an action in its query (`?@action=logout&@from=issues`, the rest of the query
+//!   the page's own); the issue list logs a console
 //!   error only a logged-in explorer sees.
 //! - `/t/upload`: a form with a file input that takes images; the page logs the name and
 //!   size of the file chosen as a console error, so that a test sees what the explorer
@@ -215,9 +216,13 @@ async fn staff_logout() -> Response {
 
 /// A page of the sidebar tracker, for ann or for a visitor.
 fn sidebar_page(headers: &HeaderMap, title: &str, body: &str) -> Html<String> {
+    // The log-out link carries the page's own view, as real trackers' do.
     let side = if has_cookie(headers, "tracker=ann") {
-        r#"<p>Hello, ann</p><p><a href="/t/sidebar/issues">Issues</a></p>
-<p><a href="/t/sidebar?@action=logout">Logout</a></p>"#
+        format!(
+            r#"<p>Hello, ann</p><p><a href="/t/sidebar/issues">Issues</a></p>
+<p><a href="/t/sidebar?@action=logout&amp;@from={}">Logout</a></p>"#,
+            title.to_lowercase()
+        )
     } else {
         r#"<form method="post" action="/t/sidebar">
 <input size="10" required name="__login_name"><br>
@@ -225,6 +230,7 @@ fn sidebar_page(headers: &HeaderMap, title: &str, body: &str) -> Html<String> {
 <input type="hidden" name="@action" value="Login">
 <input type="submit" value="Login">
 </form>"#
+            .to_string()
     };
     document(
         title,
