@@ -1497,7 +1497,11 @@ impl Explorer {
         } else {
             Vec::new()
         };
+        let in_popup = self.tab.as_ref().is_some_and(Tab::in_popup);
+        // A popup (a picker, a help window) shows none of the app's own frame, its
+        // log-out control neither: the session is checked on the pages of the window.
         let logged_in = match &self.config.login {
+            Some(_) if in_popup => true,
             Some(login) => {
                 let tab = self
                     .tab
@@ -1516,7 +1520,7 @@ impl Explorer {
                 keys,
                 denied,
                 logged_in,
-                in_popup: self.tab.as_ref().is_some_and(Tab::in_popup),
+                in_popup,
             },
             found.is_new,
         ))
