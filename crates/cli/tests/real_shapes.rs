@@ -171,14 +171,19 @@ async fn fail_on_decides_the_exit_code_and_the_junit_failures() {
     testbed.shutdown().await;
 }
 
-/// Explores the staff area with `login` as the `[login]` table: the exit code, the
-/// record, and what Curio printed.
-async fn explore_staff(dir: &Path, base: &str, login: &str) -> (i32, Option<RunRecord>, String) {
+/// Explores the testbed from `start` (seed, action budget) with `login` as the
+/// `[login]` table: the exit code, the record, and what Curio printed.
+async fn explore_logged_in(
+    dir: &Path,
+    base: &str,
+    (start, seed, actions): (&str, u32, u32),
+    login: &str,
+) -> (i32, Option<RunRecord>, String) {
     let file = dir.join("curio.toml");
     std::fs::write(
         &file,
         format!(
-            "url = \"{base}/t/staff\"\nseed = 3\n\n[budget]\nmax-actions = 25\n\n[login]\n{login}\n"
+            "url = \"{base}{start}\"\nseed = {seed}\n\n[budget]\nmax-actions = {actions}\n\n[login]\n{login}\n"
         ),
     )
     .unwrap();
@@ -197,6 +202,11 @@ async fn explore_staff(dir: &Path, base: &str, login: &str) -> (i32, Option<RunR
     .await;
     let record = RunRecord::read_json(&out.join("record.json")).ok();
     (code, record, format!("{stdout}\n{err}"))
+}
+
+/// Explores the staff area with `login` as the `[login]` table.
+async fn explore_staff(dir: &Path, base: &str, login: &str) -> (i32, Option<RunRecord>, String) {
+    explore_logged_in(dir, base, ("/t/staff", 3, 25), login).await
 }
 
 fn reached_reports(record: &RunRecord) -> bool {
@@ -241,35 +251,16 @@ async fn a_sidebar_login_in_two_lines() {
     let base = testbed.base_url();
     let base = base.trim_end_matches('/');
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("curio.toml");
-    std::fs::write(
-        &file,
-        format!(
-            "url = \"{base}/t/sidebar\"\nseed = 2\n\n[budget]\nmax-actions = 20\n\n[login]\n\
-             url = \"/t/sidebar\"\nusername = \"ann\"\npassword-env = \"CURIO_TEST_STAFF_PASSWORD\"\n"
-        ),
-    )
-    .unwrap();
-    let out = dir.path().join("out");
-    let (code, stdout, err) = run_with_env(
-        &[
-            "--config",
-            file.to_str().unwrap(),
-            "explore",
-            "--no-screenshots",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        &[PASSWORD],
-    )
-    .await;
-    let printed = format!("{stdout}\n{err}");
+    let two_lines =
+        "url = \"/t/sidebar\"\nusername = \"ann\"\npassword-env = \"CURIO_TEST_STAFF_PASSWORD\"";
+    let (code, record, printed) =
+        explore_logged_in(dir.path(), base, ("/t/sidebar", 2, 20), two_lines).await;
     assert_eq!(code, 1, "{printed}");
     assert!(
         printed.contains(r#"a[href*="@action=logout"]"#),
         "the check is the log-out link: {printed}"
     );
-    let record = record_in(&out);
+    let record = record.expect(&printed);
     assert!(
         record
             .findings
