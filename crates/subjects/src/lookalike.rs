@@ -50,6 +50,16 @@ pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
         .route("/t/iconless/next", get(iconless_next))
 }
 
+/// A redirect to `location` that sets (or, with `Max-Age=0`, clears) `cookie`: how the
+/// login and log-out of these apps answer.
+fn redirect_with_cookie(cookie: &'static str, location: &'static str) -> Response {
+    (
+        StatusCode::FOUND,
+        [(header::SET_COOKIE, cookie), (header::LOCATION, location)],
+    )
+        .into_response()
+}
+
 fn document(title: &str, head: &str, body: &str) -> Html<String> {
     Html(format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -135,14 +145,7 @@ async fn staff_login() -> Html<String> {
 
 async fn staff_login_submit(Form(fields): Form<Vec<(String, String)>>) -> Response {
     if form_value(&fields, "username") == "ann" && form_value(&fields, "password") == "s3cret" {
-        return (
-            StatusCode::FOUND,
-            [
-                (header::SET_COOKIE, "staff=ann; Path=/; HttpOnly"),
-                (header::LOCATION, "/t/staff"),
-            ],
-        )
-            .into_response();
+        return redirect_with_cookie("staff=ann; Path=/; HttpOnly", "/t/staff");
     }
     document(
         "Site administration: log in",
@@ -204,14 +207,7 @@ async fn staff_reports(headers: HeaderMap) -> Response {
 }
 
 async fn staff_logout() -> Response {
-    (
-        StatusCode::FOUND,
-        [
-            (header::SET_COOKIE, "staff=; Path=/; Max-Age=0"),
-            (header::LOCATION, "/t/staff/login"),
-        ],
-    )
-        .into_response()
+    redirect_with_cookie("staff=; Path=/; Max-Age=0", "/t/staff/login")
 }
 
 /// A page of the sidebar tracker, for ann or for a visitor.
@@ -248,14 +244,7 @@ async fn sidebar(
     axum::extract::Query(query): axum::extract::Query<Vec<(String, String)>>,
 ) -> Response {
     if form_value(&query, "@action") == "logout" {
-        return (
-            StatusCode::FOUND,
-            [
-                (header::SET_COOKIE, "tracker=; Path=/; Max-Age=0"),
-                (header::LOCATION, "/t/sidebar"),
-            ],
-        )
-            .into_response();
+        return redirect_with_cookie("tracker=; Path=/; Max-Age=0", "/t/sidebar");
     }
     sidebar_page(&headers, "Tracker", "<p>Welcome to the tracker.</p>").into_response()
 }
@@ -264,14 +253,7 @@ async fn sidebar_login(Form(fields): Form<Vec<(String, String)>>) -> Response {
     if form_value(&fields, "__login_name") == "ann"
         && form_value(&fields, "__login_password") == "s3cret"
     {
-        return (
-            StatusCode::FOUND,
-            [
-                (header::SET_COOKIE, "tracker=ann; Path=/; HttpOnly"),
-                (header::LOCATION, "/t/sidebar"),
-            ],
-        )
-            .into_response();
+        return redirect_with_cookie("tracker=ann; Path=/; HttpOnly", "/t/sidebar");
     }
     (StatusCode::FOUND, [(header::LOCATION, "/t/sidebar")]).into_response()
 }
